@@ -1,0 +1,94 @@
+# MCP Playground build. GNU make. `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+GO  ?= go
+NPM ?= npm
+
+BIN := bin/playground
+
+# go-sqlite3 needs cgo; the race detector does too.
+export CGO_ENABLED := 1
+
+# Browser tests look for Chromium here and skip without it; tests that start
+# npm peers (server-everything, conformance, Node 22) look in node_modules.
+ifeq ($(origin PLAYGROUND_CHROMIUM),undefined)
+PLAYGROUND_CHROMIUM := $(shell command -v chromium || command -v chromium-browser)
+endif
+export PLAYGROUND_CHROMIUM
+export PLAYGROUND_NODE_MODULES := $(CURDIR)/node_modules
+
+# npm packages: `npm ci` reruns only when the lock file is newer than the stamp,
+# or when node_modules (and so the stamp inside it) is gone.
+NPM_STAMP := node_modules/.installed-stamp
+
+# Third-party front-end files copied into static/vendor (embedded by static/).
+VENDOR_DIR   := static/vendor
+VENDOR_FILES := $(VENDOR_DIR)/htmx.min.js $(VENDOR_DIR)/ws.min.js
+
+.PHONY: help assets generate check-generated build run test bench clean distclean
+
+help:
+	@echo 'make assets           npm ci (when needed) and copy htmx files into $(VENDOR_DIR)'
+	@echo 'make generate         go tool templ generate'
+	@echo 'make check-generated  fail if generated *_templ.go files are stale'
+	@echo 'make build            assets, then build $(BIN) (default target)'
+	@echo 'make run              build, then $(BIN) serve $$ARGS'
+	@echo 'make test             assets, check-generated, go vet, go test -race'
+	@echo 'make bench            go test benchmarks, no tests'
+	@echo 'make clean            remove $(BIN), vendored copies and coverage files'
+	@echo 'make distclean        clean, and remove node_modules'
+
+assets: $(VENDOR_FILES)
+
+$(NPM_STAMP): package-lock.json package.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+$(VENDOR_DIR)/htmx.min.js: $(NPM_STAMP)
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+$(VENDOR_DIR)/ws.min.js: $(NPM_STAMP)
+	cp node_modules/htmx-ext-ws/dist/ws.min.js $@
+
+generate:
+	$(GO) tool templ generate
+
+# Compares checksums of every *_templ.go before and after generating, so it
+# works in a fresh clone (CI) and in a work tree with uncommitted changes.
+check-generated:
+	@before="$$(find . -path ./node_modules -prune -o -type f -name '*_templ.go' -print | LC_ALL=C sort | xargs -r sha256sum)"; \
+	$(GO) tool templ generate; \
+	after="$$(find . -path ./node_modules -prune -o -type f -name '*_templ.go' -print | LC_ALL=C sort | xargs -r sha256sum)"; \
+	if [ "$$before" != "$$after" ]; then \
+		echo 'check-generated: `go tool templ generate` changed these *_templ.go files:' >&2; \
+		diff <(echo "$$before") <(echo "$$after") | sed -n 's/^[<>] [0-9a-f]*  /  /p' | LC_ALL=C sort -u >&2; \
+		echo 'check-generated: run `make generate` and commit the generated files.' >&2; \
+		exit 1; \
+	fi; \
+	echo 'check-generated: *_templ.go files are up to date'
+
+build: assets
+	$(GO) build -o $(BIN) ./cmd/playground
+
+run: build
+	./$(BIN) serve $(ARGS)
+
+test: assets check-generated
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+bench: assets
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin
+	rm -f $(VENDOR_FILES) cover.out coverage.out coverage.html
+	rm -rf coverage
+
+distclean: clean
+	rm -rf node_modules
