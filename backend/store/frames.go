@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+type frameRow struct {
+	ID        int64          `db:"id"`
+	SessionID int64          `db:"session_id"`
+	Time      int64          `db:"time"`
+	Direction string         `db:"direction"`
+	Kind      string         `db:"kind"`
+	RPCType   string         `db:"rpc_type"`
+	RPCID     sql.NullString `db:"rpc_id"`
+	Method    string         `db:"method"`
+	Body      []byte         `db:"body"`
+	HTTP      sql.NullString `db:"http"`
+	PairID    sql.NullInt64  `db:"pair_id"`
+	LatencyNS sql.NullInt64  `db:"latency_ns"`
+}
+
+// MaxFrameID implements backend.FrameStore.
+func (d *DB) MaxFrameID(ctx context.Context) (int64, error) {
+	var id sql.NullInt64
+	if err := d.db.GetContext(ctx, &id, `SELECT MAX(id) FROM frames`); err != nil {
+		return 0, fmt.Errorf("store: max frame id: %w", err)
+	}
+	return id.Int64, nil
+}
+
+// InsertFrames implements backend.FrameStore.
+func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges []backend.Exchange) error {
+	tx, err := d.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: insert frames: %w", err)
+	}
+	defer tx.Rollback()
+	fstmt, err := tx.PrepareContext(ctx, `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("store: insert frames: %w", err)
+	}
+	defer fstmt.Close()
+	for _, f := range frames {
+		var httpJSON sql.NullString
+		if f.HTTP != nil {
+			b, err := json.Marshal(f.HTTP)
+			if err != nil {
+				return fmt.Errorf("store: frame http info: %w", err)
+			}
+			httpJSON = sql.NullString{String: string(b), Valid: true}
+		}
+		body := f.Body
+		if body == nil {
+			body = []byte{}
+		}
+		if _, err := fstmt.ExecContext(ctx, f.ID, f.SessionID, unixNano(f.Time), string(f.Direction), string(f.Kind), string(f.RPCType),
+			sql.NullString{String: f.RPCID, Valid: f.RPCID != ""}, f.Method, body, httpJSON); err != nil {
+			return fmt.Errorf("store: insert frame %d: %w", f.ID, err)
+		}
+	}
+	if len(exchanges) > 0 {
+		estmt, err := tx.PrepareContext(ctx, `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("store: insert exchanges: %w", err)
+		}
+		defer estmt.Close()
+		for _, e := range exchanges {
+			if _, err := estmt.ExecContext(ctx, e.RequestFrameID, e.ResponseFrameID, e.SessionID, e.Method, e.LatencyNS); err != nil {
+				return fmt.Errorf("store: insert exchange %d: %w", e.RequestFrameID, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit frames: %w", err)
+	}
+	return nil
+}
+
+// ListFrames implements backend.FrameStore.
+func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int) ([]backend.Frame, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	var rows []frameRow
+	err := d.db.SelectContext(ctx, &rows, `
+		SELECT f.*, COALESCE(rq.response_frame_id, rs.request_frame_id) AS pair_id, COALESCE(rq.latency_ns, rs.latency_ns) AS latency_ns
+		FROM frames f
+		LEFT JOIN exchanges rq ON rq.request_frame_id = f.id
+		LEFT JOIN exchanges rs ON rs.response_frame_id = f.id
+		WHERE f.session_id = ? AND f.id > ?
+		ORDER BY f.id LIMIT ?`, sessionID, afterID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: list frames of session %d: %w", sessionID, err)
+	}
+	out := make([]backend.Frame, len(rows))
+	for i, r := range rows {
+		f := backend.Frame{
+			ID: r.ID, SessionID: r.SessionID, Time: fromUnixNano(r.Time), Direction: mcpclient.Direction(r.Direction),
+			Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
+			Body: r.Body, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
+		}
+		if r.HTTP.Valid {
+			f.HTTP = new(mcpclient.HTTPInfo)
+			if err := json.Unmarshal([]byte(r.HTTP.String), f.HTTP); err != nil {
+				return nil, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
+			}
+		}
+		out[i] = f
+	}
+	return out, nil
+}
