@@ -1,0 +1,304 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// transport moves whole messages between a Client and a server. Inbound
+// messages go to Client.receive; transport-level failures go to
+// Client.requestFailed (one request) or Client.connectionLost (everything).
+type transport interface {
+	// send records m with the Client's tap and writes it. For a request, a
+	// failure found after send returned is reported through requestFailed.
+	send(ctx context.Context, m outbound) error
+	// close tears the transport down and waits for its goroutines.
+	close() error
+}
+
+// outbound is one message for the server.
+type outbound struct {
+	body   []byte
+	id     int64  // the request id; 0 for notifications and responses
+	method string // "" for responses
+}
+
+// reply is the outcome of one request: a raw result, or an error that is
+// either an *RPCError from the server or a transport failure.
+type reply struct {
+	result json.RawMessage
+	err    error
+}
+
+// Client is a connection to one MCP server, after a successful handshake.
+// Its methods are safe for concurrent use. The connection lives until Close
+// is called or the transport fails; the caller must always call Close.
+type Client struct {
+	opts Options
+	t    transport
+
+	// ctx is cancelled by Close; it bounds the answering of server requests.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	handlers sync.WaitGroup // goroutines answering server requests
+
+	nextID   atomic.Int64
+	tapMu    sync.Mutex
+	notifyMu sync.Mutex
+	initRes  InitializeResult // written once, before Connect* returns
+
+	mu              sync.Mutex
+	pending         map[int64]chan reply
+	closing         bool   // Close has begun
+	ended           bool   // done is closed
+	err             error  // why the connection ended; nil when by Close
+	protocolVersion string // negotiated; "" until initialize succeeded
+	done            chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newClient(opts Options) *Client {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Client{
+		opts:    opts.withDefaults(),
+		ctx:     ctx,
+		cancel:  cancel,
+		pending: make(map[int64]chan reply),
+		done:    make(chan struct{}),
+	}
+}
+
+// InitializeResult returns what the server answered to initialize.
+func (c *Client) InitializeResult() InitializeResult { return c.initRes }
+
+// Done returns a channel that is closed when the connection has ended, by
+// Close or by a failure.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection ended: nil while it is open or when it was
+// ended by Close, otherwise the cause (such as the server process exiting).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Call sends a request and waits for its response. params may be nil
+// (omitted), a json.RawMessage (sent as is, compacted) or any value that
+// encodes to JSON. It returns the raw result, or an *RPCError when the server
+// answered with an error. When ctx is done first (a ctx without deadline gets
+// Options.RequestTimeout), Call sends notifications/cancelled and returns an
+// error wrapping ctx.Err(). When the connection ends, pending calls fail at
+// once with an error wrapping the cause (ErrClosed after Close).
+func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.RequestTimeout)
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	id := c.nextID.Add(1)
+	body, err := encodeRequest(id, method, params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode params: %w", method, err)
+	}
+	ch, err := c.register(id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if err := c.t.send(ctx, outbound{body: body, id: id, method: method}); err != nil {
+		if !c.unregister(id) {
+			// The connection ended meanwhile; its cause is more telling.
+			return (<-ch).unwrap(method)
+		}
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case r := <-ch:
+		return r.unwrap(method)
+	case <-ctx.Done():
+		if !c.unregister(id) {
+			// The reply won the race and is being delivered.
+			return (<-ch).unwrap(method)
+		}
+		if method != "initialize" { // the spec forbids cancelling initialize
+			c.sendCancelled(ctx, id)
+		}
+		return nil, fmt.Errorf("%s (id %d): gave up waiting for the response: %w", method, id, ctx.Err())
+	}
+}
+
+func (r reply) unwrap(method string) (json.RawMessage, error) {
+	var rpcErr *RPCError
+	switch {
+	case errors.As(r.err, &rpcErr):
+		return nil, rpcErr
+	case r.err != nil:
+		return nil, fmt.Errorf("%s: %w", method, r.err)
+	}
+	return r.result, nil
+}
+
+// cancelTimeout bounds sending notifications/cancelled for a request that
+// was given up.
+const cancelTimeout = 5 * time.Second
+
+// sendCancelled tells the server that the request id was given up.
+func (c *Client) sendCancelled(ctx context.Context, id int64) {
+	reason := "request cancelled by the client"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		reason = "request timed out"
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
+	defer cancel()
+	_ = c.Notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": reason})
+}
+
+// Notify sends a notification. Over HTTP it waits, within ctx, for the
+// server to accept it.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	body, err := encodeNotification(method, params)
+	if err != nil {
+		return fmt.Errorf("%s: encode params: %w", method, err)
+	}
+	if err := c.openErr(); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	if err := c.t.send(ctx, outbound{body: body, method: method}); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// openErr returns nil while the connection is open, else why it is not.
+func (c *Client) openErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.openErrLocked()
+}
+
+func (c *Client) openErrLocked() error {
+	switch {
+	case c.closing:
+		return ErrClosed
+	case c.ended:
+		return c.err
+	}
+	return nil
+}
+
+// register makes a slot for the response to request id.
+func (c *Client) register(id int64) (chan reply, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.openErrLocked(); err != nil {
+		return nil, err
+	}
+	ch := make(chan reply, 1)
+	c.pending[id] = ch
+	return ch, nil
+}
+
+// unregister removes the slot of request id and reports whether it was
+// still there.
+func (c *Client) unregister(id int64) bool {
+	_, ok := c.take(id)
+	return ok
+}
+
+func (c *Client) take(id int64) (chan reply, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch, ok := c.pending[id]
+	delete(c.pending, id)
+	return ch, ok
+}
+
+// requestFailed fails request id with err, unless it already got its reply.
+func (c *Client) requestFailed(id int64, err error) {
+	if ch, ok := c.take(id); ok {
+		ch <- reply{err: err}
+	}
+}
+
+// negotiatedVersion returns the protocol version agreed in initialize, or ""
+// before that.
+func (c *Client) negotiatedVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.protocolVersion
+}
+
+// tap hands one frame to Options.Tap, one frame at a time.
+func (c *Client) tap(dir Direction, kind FrameKind, body []byte, info *HTTPInfo) {
+	if c.opts.Tap == nil {
+		return
+	}
+	c.tapMu.Lock()
+	defer c.tapMu.Unlock()
+	c.opts.Tap(Frame{Time: time.Now(), Direction: dir, Kind: kind, Body: body, HTTP: info})
+}
+
+// connectionLost ends the connection because the transport failed. It is
+// ignored once Close has begun.
+func (c *Client) connectionLost(cause error) {
+	c.mu.Lock()
+	closing := c.closing
+	c.mu.Unlock()
+	if !closing {
+		c.end(cause)
+	}
+}
+
+// end marks the connection ended with cause (nil when by Close), fails every
+// pending call and closes Done. Only the first call has an effect.
+func (c *Client) end(cause error) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.ended = true
+	c.err = cause
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	if cause == nil {
+		cause = ErrClosed
+	}
+	for _, ch := range pending {
+		ch <- reply{err: cause}
+	}
+	close(c.done)
+}
+
+// Close ends the connection: pending calls fail with ErrClosed, the
+// transport is shut down (see ConnectStdio and ConnectHTTP for how) and all
+// goroutines are waited for. It is idempotent and safe for concurrent use;
+// every call returns the result of the first.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closing = true
+		pending := c.pending
+		c.pending = nil
+		c.mu.Unlock()
+		for _, ch := range pending {
+			ch <- reply{err: ErrClosed}
+		}
+		c.cancel()
+		c.closeErr = c.t.close()
+		c.handlers.Wait()
+		c.end(nil)
+	})
+	return c.closeErr
+}

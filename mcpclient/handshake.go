@@ -1,0 +1,54 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// supportedVersions are the protocol versions of the legacy era, which this
+// client speaks; a server choosing any other version is refused.
+var supportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// handshake runs initialize and notifications/initialized within ctx and
+// Options.InitializeTimeout. On failure it closes c and explains why.
+func (c *Client) handshake(ctx context.Context) (*Client, error) {
+	if err := c.initialize(ctx); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Client) initialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.InitializeTimeout)
+	defer cancel()
+	raw, err := c.Call(ctx, "initialize", struct {
+		ProtocolVersion string         `json:"protocolVersion"`
+		Capabilities    struct{}       `json:"capabilities"`
+		ClientInfo      Implementation `json:"clientInfo"`
+	}{ProtocolVersion: c.opts.ProtocolVersion, ClientInfo: c.opts.ClientInfo})
+	if err != nil {
+		var exit *exitError
+		if errors.As(err, &exit) {
+			return fmt.Errorf("server exited during initialize: %s", exit.detail())
+		}
+		return err
+	}
+	var res InitializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("initialize: malformed result: %w", err)
+	}
+	if !slices.Contains(supportedVersions, res.ProtocolVersion) {
+		return fmt.Errorf("initialize: server chose protocol version %q; this client speaks %s",
+			res.ProtocolVersion, strings.Join(supportedVersions, ", "))
+	}
+	c.initRes = res
+	c.mu.Lock()
+	c.protocolVersion = res.ProtocolVersion
+	c.mu.Unlock()
+	return c.Notify(ctx, "notifications/initialized", nil)
+}

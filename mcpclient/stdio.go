@@ -1,0 +1,306 @@
+package mcpclient
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// StdioConfig describes a server run as a child process that speaks
+// newline-delimited JSON-RPC on its stdin and stdout.
+type StdioConfig struct {
+	Command string
+	Args    []string
+	Env     []string // extra KEY=VALUE entries appended to os.Environ()
+	Dir     string   // working directory; "" means the current one
+}
+
+const (
+	// stopGrace is how long Close waits after closing stdin, and again after
+	// SIGTERM, before escalating.
+	stopGrace = 2 * time.Second
+	// drainGrace is how long the readers get to consume what a process wrote
+	// before it ended.
+	drainGrace = 500 * time.Millisecond
+	// stderrTailLines and stderrTailLineLen bound the stderr kept for errors.
+	stderrTailLines   = 5
+	stderrTailLineLen = 200
+)
+
+// ConnectStdio starts the server process and runs the handshake. ctx bounds
+// only the start and the handshake; the process lives until Close or until
+// it exits. Close closes the server's stdin, waits up to 2s for it to exit,
+// then sends SIGTERM, waits 2s more, then SIGKILL (to its process group on
+// Unix), and reaps it. If the process exits on its own, Done is closed and
+// Err reports the exit status and the last lines of its stderr.
+func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, error) {
+	c := newClient(opts)
+	t := &stdioTransport{
+		c:          c,
+		stdoutDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
+	c.t = t
+	if err := t.start(cfg); err != nil {
+		c.cancel()
+		return nil, err
+	}
+	return c.handshake(ctx)
+}
+
+// stdioTransport owns a server process and its three pipes.
+type stdioTransport struct {
+	c     *Client
+	cmd   *exec.Cmd
+	stdin *os.File // our write end
+
+	stdout, stderr *os.File // our read ends
+
+	writeMu sync.Mutex
+	wg      sync.WaitGroup // readers, waiter and supervisor
+
+	stdoutDone chan struct{} // stdout reader returned
+	stderrDone chan struct{} // stderr reader returned
+	exited     chan struct{} // process reaped
+	readErr    error         // why stdout reading stopped early; set before stdoutDone closes
+
+	tailMu sync.Mutex
+	tail   []string // last stderr lines, shortened
+}
+
+// exitError reports that a server process ended on its own.
+type exitError struct {
+	status string // as in "exit status 3" or "signal: killed"
+	stderr string // last stderr lines, "" if none
+}
+
+func (e *exitError) Error() string { return "server process exited: " + e.detail() }
+
+func (e *exitError) detail() string {
+	if e.stderr == "" {
+		return e.status
+	}
+	return e.status + "; stderr: " + e.stderr
+}
+
+func (t *stdioTransport) start(cfg StdioConfig) error {
+	if cfg.Command == "" {
+		return errors.New("start: no command given")
+	}
+	if cfg.Dir != "" {
+		if _, err := os.Stat(cfg.Dir); err != nil {
+			return fmt.Errorf("start %q: working directory: %w", cfg.Command, err)
+		}
+	}
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Dir = cfg.Dir
+	setProcessGroup(cmd)
+	inR, inW, err1 := os.Pipe()
+	outR, outW, err2 := os.Pipe()
+	errR, errW, err3 := os.Pipe()
+	err := errors.Join(err1, err2, err3)
+	if err == nil {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		err = cmd.Start()
+	}
+	closeFiles(inR, outW, errW) // the child holds its own copies
+	if err != nil {
+		closeFiles(inW, outR, errR)
+		var execErr *exec.Error
+		if errors.As(err, &execErr) {
+			err = execErr.Err
+		}
+		return fmt.Errorf("start %q: %w", cfg.Command, err)
+	}
+	t.cmd, t.stdin, t.stdout, t.stderr = cmd, inW, outR, errR
+	t.wg.Add(4)
+	go t.readStdout()
+	go t.readStderr()
+	go t.wait()
+	go t.supervise()
+	return nil
+}
+
+// closeFiles closes the non-nil files.
+func closeFiles(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// send writes m as one line to the server's stdin. A deadline on ctx bounds
+// a write blocked on a full pipe.
+func (t *stdioTransport) send(ctx context.Context, m outbound) error {
+	line := make([]byte, len(m.body)+1)
+	copy(line, m.body)
+	line[len(m.body)] = '\n'
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	t.c.tap(Outbound, KindMessage, m.body, nil)
+	deadline, _ := ctx.Deadline()
+	_ = t.stdin.SetWriteDeadline(deadline) // zero means none
+	if _, err := t.stdin.Write(line); err != nil {
+		return fmt.Errorf("write to server stdin: %w", err)
+	}
+	return nil
+}
+
+// readStdout reads one message per line until stdout ends. Empty lines are
+// skipped; an oversized line stops reading, which ends the connection.
+func (t *stdioTransport) readStdout() {
+	defer t.wg.Done()
+	defer close(t.stdoutDone)
+	r := bufio.NewReaderSize(t.stdout, 64<<10)
+	for {
+		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		var tooLarge *frameTooLargeError
+		if errors.As(err, &tooLarge) {
+			t.c.tap(Inbound, KindParseError, tooLarge.Head, nil)
+			t.readErr = err
+			return
+		}
+		if err != nil {
+			return
+		}
+		if len(line) > 0 {
+			t.c.receive(line, nil)
+		}
+	}
+}
+
+// readStderr records stderr line by line and keeps the last few lines for
+// error messages. Oversized lines are recorded shortened.
+func (t *stdioTransport) readStderr() {
+	defer t.wg.Done()
+	defer close(t.stderrDone)
+	r := bufio.NewReaderSize(t.stderr, 64<<10)
+	for {
+		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		var tooLarge *frameTooLargeError
+		if errors.As(err, &tooLarge) {
+			line, err = tooLarge.Head, nil
+		}
+		if err != nil {
+			return
+		}
+		t.c.tap(Stderr, KindLog, line, nil)
+		t.remember(string(line))
+	}
+}
+
+func (t *stdioTransport) remember(line string) {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return
+	}
+	if len(line) > stderrTailLineLen {
+		line = line[:stderrTailLineLen] + "…"
+	}
+	t.tailMu.Lock()
+	defer t.tailMu.Unlock()
+	t.tail = append(t.tail, line)
+	if len(t.tail) > stderrTailLines {
+		t.tail = t.tail[1:]
+	}
+}
+
+func (t *stdioTransport) stderrTail() string {
+	t.tailMu.Lock()
+	defer t.tailMu.Unlock()
+	return strings.Join(t.tail, " | ")
+}
+
+// wait reaps the process.
+func (t *stdioTransport) wait() {
+	defer t.wg.Done()
+	_ = t.cmd.Wait() // the outcome is read from cmd.ProcessState
+	close(t.exited)
+}
+
+// supervise notices the end of the process or of its stdout, lets the
+// readers drain, records the exit and ends the connection with its cause.
+func (t *stdioTransport) supervise() {
+	defer t.wg.Done()
+	select {
+	case <-t.exited:
+	case <-t.stdoutDone:
+	}
+	deadline := time.Now().Add(drainGrace)
+	for _, ch := range []chan struct{}{t.exited, t.stdoutDone, t.stderrDone} {
+		waitFor(ch, time.Until(deadline))
+	}
+	select {
+	case <-t.exited:
+		t.recordExit()
+		t.c.connectionLost(t.cause(true))
+	default:
+		t.c.connectionLost(t.cause(false))
+		<-t.exited // Close kills it if nothing else does
+		t.recordExit()
+	}
+}
+
+func (t *stdioTransport) recordExit() {
+	t.c.tap(Inbound, KindTransport, []byte("process exited: "+t.cmd.ProcessState.String()), nil)
+}
+
+// cause explains why the connection ended.
+func (t *stdioTransport) cause(exited bool) error {
+	select {
+	case <-t.stdoutDone:
+		if t.readErr != nil {
+			return t.readErr
+		}
+	default:
+	}
+	if exited {
+		return &exitError{status: t.cmd.ProcessState.String(), stderr: t.stderrTail()}
+	}
+	msg := "server closed its stdout"
+	if tail := t.stderrTail(); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return errors.New(msg)
+}
+
+// close stops the process: stdin EOF, then SIGTERM, then SIGKILL, each after
+// stopGrace; then it releases the pipes and waits for the goroutines.
+func (t *stdioTransport) close() error {
+	t.stdin.Close()
+	if !waitFor(t.exited, stopGrace) {
+		terminate(t.cmd)
+		if !waitFor(t.exited, stopGrace) {
+			kill(t.cmd)
+			<-t.exited
+		}
+	}
+	// Let the readers drain; then unblock them if a leftover child still
+	// holds the pipes open.
+	waitFor(t.stdoutDone, drainGrace)
+	waitFor(t.stderrDone, drainGrace)
+	closeFiles(t.stdout, t.stderr)
+	t.wg.Wait()
+	return nil
+}
+
+// waitFor reports whether ch closed within d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-timer.C:
+		return false
+	}
+}

@@ -1,0 +1,61 @@
+package mcpclient
+
+import "encoding/json"
+
+// Implementation names a client or server implementation, as exchanged in
+// the initialize handshake.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// InitializeResult is what the server answered to initialize.
+// Capabilities is kept raw so that callers see exactly what the server
+// declared.
+type InitializeResult struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	ServerInfo      Implementation  `json:"serverInfo"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+}
+
+// Notification is a server-to-client JSON-RPC notification.
+type Notification struct {
+	Method string
+	Params json.RawMessage // nil when the notification had no params
+}
+
+// Tool is one entry of a tools/list result. The schemas and annotations are
+// kept raw: they are JSON Schema documents and hints that callers interpret.
+type Tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+}
+
+// Content is one block of tool output. Type is "text", "image", "audio",
+// "resource_link" or "resource"; which other fields are set depends on it:
+// Text for text; Data (base64) and MimeType for image and audio; URI, Name
+// and MimeType for resource_link; Resource (the embedded resource contents,
+// raw) for resource.
+type Content struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text,omitempty"`
+	Data     string          `json:"data,omitempty"`
+	MimeType string          `json:"mimeType,omitempty"`
+	URI      string          `json:"uri,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	Resource json.RawMessage `json:"resource,omitempty"`
+}
+
+// CallToolResult is the result of tools/call. IsError reports a failure of
+// the tool itself, which is a normal result, not a protocol error.
+type CallToolResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
