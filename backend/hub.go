@@ -1,0 +1,97 @@
+package backend
+
+import (
+	"sync"
+)
+
+// Event is what the hub delivers to viewers of a session: committed frames,
+// or a change of the session's state.
+type Event struct {
+	SessionID int64
+	Frames    []Frame  // frames in id order, already committed to the database
+	Session   *Session // set when the session's status changed
+}
+
+// Hub fans events out to the viewers of each session. A viewer that does not
+// keep up is cut off rather than waited for. Hub is safe for concurrent use.
+type Hub struct {
+	mu     sync.Mutex
+	subs   map[int64]map[*Subscription]struct{}
+	buffer int
+}
+
+// NewHub returns a hub whose subscriptions buffer up to buffer events each.
+func NewHub(buffer int) *Hub {
+	if buffer <= 0 {
+		buffer = 256
+	}
+	return &Hub{subs: map[int64]map[*Subscription]struct{}{}, buffer: buffer}
+}
+
+// Subscription is one viewer's feed of a session's events. C is closed when
+// the subscription ends: by Close, or because the viewer fell behind (then
+// Dropped reports true).
+type Subscription struct {
+	C         <-chan Event
+	c         chan Event
+	hub       *Hub
+	sessionID int64
+	dropped   bool // guarded by hub.mu
+	closed    bool // guarded by hub.mu
+}
+
+// Subscribe starts a feed of the session's future events.
+func (h *Hub) Subscribe(sessionID int64) *Subscription {
+	c := make(chan Event, h.buffer)
+	s := &Subscription{C: c, c: c, hub: h, sessionID: sessionID}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.subs[sessionID] == nil {
+		h.subs[sessionID] = map[*Subscription]struct{}{}
+	}
+	h.subs[sessionID][s] = struct{}{}
+	return s
+}
+
+// Close ends the subscription. It is idempotent.
+func (s *Subscription) Close() {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	s.hub.removeLocked(s)
+}
+
+// Dropped reports whether the hub cut the subscription off because its
+// buffer was full.
+func (s *Subscription) Dropped() bool {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	return s.dropped
+}
+
+func (h *Hub) removeLocked(s *Subscription) {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	close(s.c)
+	set := h.subs[s.sessionID]
+	delete(set, s)
+	if len(set) == 0 {
+		delete(h.subs, s.sessionID)
+	}
+}
+
+// Publish delivers e to every subscriber of e.SessionID without blocking;
+// a subscriber whose buffer is full is cut off.
+func (h *Hub) Publish(e Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs[e.SessionID] {
+		select {
+		case s.c <- e:
+		default:
+			s.dropped = true
+			h.removeLocked(s)
+		}
+	}
+}

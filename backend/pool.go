@@ -1,0 +1,315 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// Pool owns the live connections to MCP servers. Each connection is a
+// session, recorded from its first frame; the pool closes sessions on
+// Disconnect and on Close, and notices servers that go away on their own.
+type Pool struct {
+	servers  ServerStore
+	sessions SessionStore
+	rec      *Recorder
+	hub      *Hub
+	log      *slog.Logger
+	info     mcpclient.Implementation
+
+	mu     sync.Mutex
+	live   map[int64]*liveSession
+	closed bool
+	wg     sync.WaitGroup // one watcher goroutine per live session
+}
+
+type liveSession struct {
+	session     Session
+	client      *mcpclient.Client
+	closing     chan struct{} // closed by requestClose
+	closeOnce   sync.Once
+	closeReason string        // set once, before closing is closed
+	ended       chan struct{} // closed once the session's end is stored
+
+	toolsMu sync.Mutex
+	tools   []mcpclient.Tool // nil until first listed
+}
+
+// NewPool returns an empty pool. clientInfo names the playground to servers.
+func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, log *slog.Logger, clientInfo mcpclient.Implementation) *Pool {
+	return &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, log: log, info: clientInfo, live: map[int64]*liveSession{}}
+}
+
+// ErrPoolClosed is returned by Connect after Close.
+var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
+
+// Connect opens a session on the registered server and returns it. A
+// session that fails to open is still stored, with status failed and the
+// reason; the returned error then carries that reason (EUnavailable) and the
+// returned Session its id. ctx bounds only the connection and handshake.
+func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
+	srv, err := p.servers.GetServer(ctx, serverID)
+	if err != nil {
+		return Session{}, err
+	}
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		return Session{}, ErrPoolClosed
+	}
+	sess := Session{ServerID: srv.ID, ServerName: srv.Name, Transport: srv.Transport, Status: SessionConnecting, StartedAt: time.Now()}
+	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
+		return Session{}, err
+	}
+	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info}
+	client, err := dial(ctx, srv, opts)
+	if err != nil {
+		reason := "connect failed: " + err.Error()
+		p.recordNote(sess.ID, reason)
+		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
+		p.end(sess)
+		return sess, &Error{Code: EUnavailable, Message: reason}
+	}
+	init := client.InitializeResult()
+	sess.Status, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion = SessionOpen, init.ProtocolVersion, init.ServerInfo.Name, init.ServerInfo.Version
+	if err := p.sessions.MarkSessionOpen(context.WithoutCancel(ctx), sess.ID, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion); err != nil {
+		client.Close()
+		return sess, err
+	}
+	ls := &liveSession{session: sess, client: client, closing: make(chan struct{}), ended: make(chan struct{})}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		client.Close()
+		sess.Status, sess.CloseReason, sess.EndedAt = SessionClosed, "the playground shut down", time.Now()
+		p.end(sess)
+		return sess, ErrPoolClosed
+	}
+	p.live[sess.ID] = ls
+	p.wg.Add(1)
+	p.mu.Unlock()
+	p.hub.Publish(Event{SessionID: sess.ID, Session: &sess})
+	go p.watch(ls)
+	return sess, nil
+}
+
+func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.Client, error) {
+	switch srv.Transport {
+	case TransportStdio:
+		env := make([]string, 0, len(srv.Env))
+		for k, v := range srv.Env {
+			env = append(env, k+"="+v)
+		}
+		sort.Strings(env)
+		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: env, Dir: srv.Dir}, opts)
+	case TransportHTTP:
+		header := make(map[string][]string, len(srv.Headers))
+		for k, v := range srv.Headers {
+			header[k] = []string{v}
+		}
+		return mcpclient.ConnectHTTP(ctx, mcpclient.HTTPConfig{URL: srv.URL, Header: header}, opts)
+	default:
+		return nil, fmt.Errorf("unknown transport %q", srv.Transport)
+	}
+}
+
+// watch waits for the session to end, by the user or by the server, and
+// stores how it ended.
+func (p *Pool) watch(ls *liveSession) {
+	defer p.wg.Done()
+	defer close(ls.ended)
+	select {
+	case <-ls.client.Done():
+	case <-ls.closing:
+		ls.client.Close()
+	}
+	sess := ls.session
+	sess.Status, sess.EndedAt = SessionClosed, time.Now()
+	select {
+	case <-ls.closing:
+		sess.CloseReason = ls.closeReason
+	default:
+		sess.CloseReason = "server went away"
+		if err := ls.client.Err(); err != nil {
+			sess.CloseReason = "server went away: " + err.Error()
+		}
+		p.recordNote(sess.ID, sess.CloseReason)
+	}
+	p.mu.Lock()
+	delete(p.live, sess.ID)
+	p.mu.Unlock()
+	p.end(sess)
+}
+
+// end stores the final state of a session and tells its viewers.
+func (p *Pool) end(sess Session) {
+	p.rec.Forget(sess.ID)
+	if err := p.sessions.EndSession(context.Background(), sess.ID, sess.Status, sess.CloseReason, sess.EndedAt); err != nil {
+		p.log.Error("ending session", "session", sess.ID, "err", err)
+	}
+	p.hub.Publish(Event{SessionID: sess.ID, Session: &sess})
+}
+
+// recordNote records a transport frame with a human-readable note.
+func (p *Pool) recordNote(sessionID int64, text string) {
+	f := mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindTransport, Body: []byte(text)}
+	if err := p.rec.Record(sessionID, f); err != nil {
+		p.log.Error("note not recorded", "session", sessionID, "err", err)
+	}
+}
+
+// Disconnect closes a live session and waits until its end is stored.
+func (p *Pool) Disconnect(ctx context.Context, sessionID int64) error {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return err
+	}
+	ls.requestClose("closed by the user")
+	select {
+	case <-ls.ended:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// requestClose asks the session's watcher to close it; the first reason wins.
+func (ls *liveSession) requestClose(reason string) {
+	ls.closeOnce.Do(func() {
+		ls.closeReason = reason
+		close(ls.closing)
+	})
+}
+
+// LiveSession returns the open session of a server, if it has one.
+func (p *Pool) LiveSession(serverID int64) (Session, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var best *liveSession
+	for _, ls := range p.live {
+		if ls.session.ServerID == serverID && (best == nil || ls.session.ID > best.session.ID) {
+			best = ls
+		}
+	}
+	if best == nil {
+		return Session{}, false
+	}
+	return best.session, true
+}
+
+// IsLive reports whether the session is open in this pool.
+func (p *Pool) IsLive(sessionID int64) bool {
+	_, err := p.get(sessionID)
+	return err == nil
+}
+
+func (p *Pool) get(sessionID int64) (*liveSession, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ls, ok := p.live[sessionID]
+	if !ok {
+		return nil, Errorf(EConflict, "Session %d is not connected.", sessionID)
+	}
+	return ls, nil
+}
+
+// Tools returns the session's tools, listing them from the server the first
+// time and whenever refresh is set.
+func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpclient.Tool, error) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	ls.toolsMu.Lock()
+	defer ls.toolsMu.Unlock()
+	if ls.tools == nil || refresh {
+		tools, err := ls.client.ListTools(ctx)
+		if err != nil {
+			return nil, callError("tools/list", err)
+		}
+		if tools == nil {
+			tools = []mcpclient.Tool{}
+		}
+		ls.tools = tools
+	}
+	return ls.tools, nil
+}
+
+// Tool returns one tool of the session by name, or an ENotFound *Error.
+func (p *Pool) Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error) {
+	tools, err := p.Tools(ctx, sessionID, false)
+	if err != nil {
+		return mcpclient.Tool{}, err
+	}
+	for _, t := range tools {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return mcpclient.Tool{}, Errorf(ENotFound, "The server has no tool named %q.", name)
+}
+
+// CallResult is the outcome of a request that got a response.
+type CallResult struct {
+	Result  json.RawMessage     // set on success
+	Error   *mcpclient.RPCError // set when the server answered with a JSON-RPC error
+	Latency time.Duration
+}
+
+// Call sends a request on a live session. A JSON-RPC error response is a
+// CallResult with Error set, not a Go error; Go errors mean no response came
+// (timeout, connection lost) and are EUnavailable *Errors.
+func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params json.RawMessage) (CallResult, error) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return CallResult{}, err
+	}
+	if failure := p.rec.Failure(); failure != nil {
+		return CallResult{}, Errorf(EUnavailable, "Recording is failing, so calls are refused: %v", failure)
+	}
+	var ps any
+	if len(params) > 0 {
+		ps = params
+	}
+	start := time.Now()
+	res, err := ls.client.Call(ctx, method, ps)
+	latency := time.Since(start)
+	var rpcErr *mcpclient.RPCError
+	if errors.As(err, &rpcErr) {
+		return CallResult{Error: rpcErr, Latency: latency}, nil
+	}
+	if err != nil {
+		return CallResult{Latency: latency}, callError(method, err)
+	}
+	return CallResult{Result: res, Latency: latency}, nil
+}
+
+func callError(method string, err error) error {
+	var rpcErr *mcpclient.RPCError
+	if errors.As(err, &rpcErr) {
+		return Errorf(EUnavailable, "%s failed: the server answered with JSON-RPC error %d: %s", method, rpcErr.Code, rpcErr.Message)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Errorf(EUnavailable, "%s timed out: the server did not answer in time.", method)
+	}
+	return Errorf(EUnavailable, "%s failed: %v", method, err)
+}
+
+// Close closes every live session and waits until their ends are stored.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	for _, ls := range p.live {
+		ls.requestClose("the playground shut down")
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+}

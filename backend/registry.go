@@ -1,0 +1,74 @@
+package backend
+
+import (
+	"context"
+)
+
+// SettingStore keeps small facts about the database.
+type SettingStore interface {
+	// Setting returns the value of key and whether it is set.
+	Setting(ctx context.Context, key string) (string, bool, error)
+	// SetSetting stores value under key.
+	SetSetting(ctx context.Context, key, value string) error
+}
+
+// Registry is the team's list of servers: it validates what is saved and
+// keeps servers with a live session from being deleted.
+type Registry struct {
+	store    ServerStore
+	settings SettingStore
+	pool     *Pool
+}
+
+// NewRegistry returns a registry over store; pool tells which servers are connected.
+func NewRegistry(store ServerStore, settings SettingStore, pool *Pool) *Registry {
+	return &Registry{store: store, settings: settings, pool: pool}
+}
+
+// List returns every server ordered by name.
+func (r *Registry) List(ctx context.Context) ([]Server, error) { return r.store.ListServers(ctx) }
+
+// Get returns one server or an ENotFound *Error.
+func (r *Registry) Get(ctx context.Context, id int64) (Server, error) {
+	return r.store.GetServer(ctx, id)
+}
+
+// Create validates and stores a new server, returning its id.
+func (r *Registry) Create(ctx context.Context, s Server) (int64, error) {
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	return r.store.CreateServer(ctx, s)
+}
+
+// Update validates and saves s over the server with s.ID. A connected
+// session keeps the settings it was opened with.
+func (r *Registry) Update(ctx context.Context, s Server) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return r.store.UpdateServer(ctx, s)
+}
+
+// Delete removes a server that has no live session; its history stays.
+func (r *Registry) Delete(ctx context.Context, id int64) error {
+	if _, live := r.pool.LiveSession(id); live {
+		return Errorf(EConflict, "Disconnect the server before deleting it.")
+	}
+	return r.store.DeleteServer(ctx, id)
+}
+
+const demoSeededKey = "demo_server_seeded"
+
+// SeedDemo registers demo the first time the database is used, so that a
+// newcomer has a server to explore. Once seeded, a deleted demo stays deleted.
+func (r *Registry) SeedDemo(ctx context.Context, demo Server) error {
+	_, seeded, err := r.settings.Setting(ctx, demoSeededKey)
+	if err != nil || seeded {
+		return err
+	}
+	if _, err := r.Create(ctx, demo); err != nil && ErrorCodeOf(err) != EConflict {
+		return err
+	}
+	return r.settings.SetSetting(ctx, demoSeededKey, "1")
+}

@@ -1,0 +1,57 @@
+package backend
+
+import (
+	"context"
+	"time"
+)
+
+// SessionStatus is the life-cycle state of a session.
+type SessionStatus string
+
+const (
+	// SessionConnecting: the transport is starting or the handshake runs.
+	SessionConnecting SessionStatus = "connecting"
+	// SessionOpen: the handshake succeeded and calls can be sent.
+	SessionOpen SessionStatus = "open"
+	// SessionClosed: the session ended, by the user or because the server went away.
+	SessionClosed SessionStatus = "closed"
+	// SessionFailed: the session never opened; CloseReason says why.
+	SessionFailed SessionStatus = "failed"
+)
+
+// Session is one connection to a server, live or past.
+type Session struct {
+	ID              int64
+	ServerID        int64 // 0 when the server has since been deleted
+	ServerName      string
+	Transport       Transport
+	Status          SessionStatus
+	CloseReason     string
+	ProtocolVersion string
+	PeerName        string
+	PeerVersion     string
+	StartedAt       time.Time
+	EndedAt         time.Time // zero while the session is live
+}
+
+// Live reports whether the session may still carry traffic.
+func (s Session) Live() bool {
+	return s.Status == SessionConnecting || s.Status == SessionOpen
+}
+
+// SessionStore persists sessions.
+type SessionStore interface {
+	// CreateSession inserts s (its ID is ignored) and returns the new id.
+	CreateSession(ctx context.Context, s Session) (int64, error)
+	// MarkSessionOpen records a successful handshake.
+	MarkSessionOpen(ctx context.Context, id int64, protocolVersion, peerName, peerVersion string) error
+	// EndSession sets a final status (closed or failed), the reason and the end time.
+	EndSession(ctx context.Context, id int64, status SessionStatus, reason string, at time.Time) error
+	// GetSession returns the session or an ENotFound *Error.
+	GetSession(ctx context.Context, id int64) (Session, error)
+	// ListSessions returns the newest sessions first; serverID 0 means all servers.
+	ListSessions(ctx context.Context, serverID int64, limit int) ([]Session, error)
+	// EndLiveSessions closes every session still marked live, with reason;
+	// it runs at start-up, when no session can be live.
+	EndLiveSessions(ctx context.Context, reason string, at time.Time) (int64, error)
+}

@@ -1,0 +1,363 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// FieldType is the kind of form input a schema property becomes.
+type FieldType string
+
+const (
+	FieldString  FieldType = "string"
+	FieldNumber  FieldType = "number"
+	FieldInteger FieldType = "integer"
+	FieldBoolean FieldType = "boolean"
+	FieldEnum    FieldType = "enum"
+)
+
+// EnumOption is one choice of an enum field: Value is the member as JSON
+// text, Label how it is shown.
+type EnumOption struct {
+	Value string
+	Label string
+}
+
+// FormField is one input of a tool's form, made from a top-level property of
+// its input schema.
+type FormField struct {
+	Name        string
+	Title       string
+	Description string
+	Type        FieldType
+	Options     []EnumOption // for FieldEnum
+	Default     string       // the schema default as form text ("" when none); for enums, the JSON text of the member
+	Required    bool
+}
+
+// ToolForm is the form generated from a tool's input schema. Properties that
+// a flat form cannot express (objects, arrays, unions) are listed in RawOnly
+// and are entered in the raw-JSON arguments box.
+type ToolForm struct {
+	Fields  []FormField
+	RawOnly []FormField
+}
+
+// RawField is the form key of the raw-JSON arguments box, and the field
+// errors key for problems that belong to no single field.
+const RawField = "_raw"
+
+type schemaProperty struct {
+	Type        json.RawMessage   `json:"type"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Enum        []json.RawMessage `json:"enum"`
+	Default     json.RawMessage   `json:"default"`
+}
+
+// ParseToolForm builds the form of an input schema. Properties keep the
+// schema's order when it can be read from the document; required ones come
+// first otherwise unchanged. An unreadable schema yields an empty form, so
+// the raw box remains.
+func ParseToolForm(inputSchema json.RawMessage) ToolForm {
+	var doc struct {
+		Properties map[string]schemaProperty `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if json.Unmarshal(inputSchema, &doc) != nil {
+		return ToolForm{}
+	}
+	required := map[string]bool{}
+	for _, r := range doc.Required {
+		required[r] = true
+	}
+	var form ToolForm
+	for _, name := range propertyOrder(inputSchema, doc.Properties) {
+		p := doc.Properties[name]
+		f := FormField{Name: name, Title: p.Title, Description: p.Description, Required: required[name]}
+		switch {
+		case len(p.Enum) > 0:
+			f.Type = FieldEnum
+			for _, v := range p.Enum {
+				f.Options = append(f.Options, EnumOption{Value: string(v), Label: enumLabel(v)})
+			}
+			if len(p.Default) > 0 {
+				f.Default = string(compactJSON(p.Default))
+			}
+		default:
+			f.Type = simpleType(p.Type)
+			f.Default = defaultText(p.Default)
+		}
+		if f.Type == "" {
+			form.RawOnly = append(form.RawOnly, f)
+			continue
+		}
+		form.Fields = append(form.Fields, f)
+	}
+	return form
+}
+
+// propertyOrder returns the property names in document order.
+func propertyOrder(schema json.RawMessage, props map[string]schemaProperty) []string {
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var wrapper struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &wrapper) != nil {
+		return names
+	}
+	dec := json.NewDecoder(bytes.NewReader(wrapper.Properties))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return names
+	}
+	ordered := make([]string, 0, len(props))
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return names
+		}
+		key, _ := t.(string)
+		ordered = append(ordered, key)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return names
+		}
+	}
+	return ordered
+}
+
+// simpleType maps a schema "type" (a string, or a list with "null") to a
+// flat field type, or "" when the property needs the raw box.
+func simpleType(raw json.RawMessage) FieldType {
+	var one string
+	if json.Unmarshal(raw, &one) != nil {
+		var many []string
+		if json.Unmarshal(raw, &many) != nil {
+			return ""
+		}
+		for _, t := range many {
+			if t != "null" {
+				if one != "" {
+					return ""
+				}
+				one = t
+			}
+		}
+	}
+	switch FieldType(one) {
+	case FieldString, FieldNumber, FieldInteger, FieldBoolean:
+		return FieldType(one)
+	}
+	return ""
+}
+
+func enumLabel(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(compactJSON(v))
+}
+
+func defaultText(v json.RawMessage) string {
+	if len(v) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(compactJSON(v))
+}
+
+func compactJSON(v json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return v
+	}
+	return b.Bytes()
+}
+
+// ArgumentsFromForm turns submitted form values into tool arguments. The raw
+// box (values[RawField]), when not blank, must hold a JSON object; form
+// fields that were filled in are added to it and win over its keys. Blank
+// optional fields are left out. It returns field errors keyed by field name
+// (RawField for the box) and no arguments when there are any.
+func ArgumentsFromForm(form ToolForm, values map[string]string) (json.RawMessage, map[string]string) {
+	errs := map[string]string{}
+	args := map[string]json.RawMessage{}
+	if raw := strings.TrimSpace(values[RawField]); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &args); err != nil {
+			errs[RawField] = "Arguments must be a JSON object: " + jsonErrorText(err)
+		}
+	}
+	for _, f := range form.Fields {
+		text := strings.TrimSpace(values[f.Name])
+		if text == "" {
+			if _, inRaw := args[f.Name]; f.Required && !inRaw {
+				errs[f.Name] = "This field is required."
+			}
+			continue
+		}
+		v, err := fieldValue(f, text)
+		if err != nil {
+			errs[f.Name] = err.Error()
+			continue
+		}
+		args[f.Name] = v
+	}
+	for _, f := range form.RawOnly {
+		if _, ok := args[f.Name]; f.Required && !ok && errs[RawField] == "" {
+			errs[RawField] = fmt.Sprintf("%q is required: give it in the JSON arguments.", f.Name)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	out, err := json.Marshal(args)
+	if err != nil {
+		return nil, map[string]string{RawField: err.Error()}
+	}
+	return out, nil
+}
+
+func fieldValue(f FormField, text string) (json.RawMessage, error) {
+	switch f.Type {
+	case FieldString:
+		return json.Marshal(text)
+	case FieldNumber:
+		n, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
+			return nil, errors.New("Enter a number.")
+		}
+		return json.RawMessage(strconv.FormatFloat(n, 'g', -1, 64)), nil
+	case FieldInteger:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, errors.New("Enter a whole number.")
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), nil
+	case FieldBoolean:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return nil, errors.New("Choose true or false.")
+		}
+		return json.RawMessage(strconv.FormatBool(b)), nil
+	case FieldEnum:
+		for _, o := range f.Options {
+			if o.Value == text {
+				return json.RawMessage(o.Value), nil
+			}
+		}
+		return nil, errors.New("Choose one of the listed values.")
+	}
+	return nil, fmt.Errorf("unsupported field type %q", f.Type)
+}
+
+func jsonErrorText(err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("%s (at byte %d)", syn.Error(), syn.Offset)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return "expected an object, got " + typ.Value
+	}
+	return err.Error()
+}
+
+// ValidateArguments checks args against a tool's input schema (JSON Schema
+// 2020-12 unless the schema names another draft). It returns field errors
+// keyed by top-level property name (RawField for the rest), or nil when the
+// arguments are valid. A schema that cannot be compiled is not enforced: the
+// server is the judge then.
+func ValidateArguments(inputSchema, args json.RawMessage) map[string]string {
+	if len(bytes.TrimSpace(inputSchema)) == 0 {
+		return nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(inputSchema))
+	if err != nil {
+		return nil
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("urn:playground:tool-input", doc); err != nil {
+		return nil
+	}
+	sch, err := c.Compile("urn:playground:tool-input")
+	if err != nil {
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return map[string]string{RawField: "Arguments are not valid JSON."}
+	}
+	var verr *jsonschema.ValidationError
+	if err := sch.Validate(inst); !errors.As(err, &verr) {
+		return nil
+	}
+	errs := map[string]string{}
+	p := message.NewPrinter(language.English)
+	collectLeaves(verr, func(e *jsonschema.ValidationError) {
+		key := RawField
+		if len(e.InstanceLocation) > 0 {
+			key = e.InstanceLocation[0]
+		} else if missing := requiredMissing(e); len(missing) > 0 {
+			for _, m := range missing {
+				addFieldError(errs, m, "This field is required.")
+			}
+			return
+		}
+		msg := e.ErrorKind.LocalizedString(p)
+		if len(e.InstanceLocation) > 1 {
+			msg = "/" + strings.Join(e.InstanceLocation, "/") + ": " + msg
+		}
+		addFieldError(errs, key, msg)
+	})
+	if len(errs) == 0 {
+		errs[RawField] = verr.Error()
+	}
+	return errs
+}
+
+// requiredMissing returns the property names a "required" error reports missing.
+func requiredMissing(e *jsonschema.ValidationError) []string {
+	if r, ok := e.ErrorKind.(*kind.Required); ok {
+		return r.Missing
+	}
+	return nil
+}
+
+func collectLeaves(e *jsonschema.ValidationError, visit func(*jsonschema.ValidationError)) {
+	if len(e.Causes) == 0 {
+		visit(e)
+		return
+	}
+	for _, c := range e.Causes {
+		collectLeaves(c, visit)
+	}
+}
+
+func addFieldError(errs map[string]string, key, msg string) {
+	if prev, ok := errs[key]; ok {
+		if !strings.Contains(prev, msg) {
+			errs[key] = prev + "; " + msg
+		}
+		return
+	}
+	errs[key] = msg
+}
