@@ -1,0 +1,29 @@
+// Live traffic panel: keeps the newest frame in view while the user is at the
+// bottom of the panel, and reports a lost connection.
+(function () {
+  "use strict";
+  function stickToBottom(panel) {
+    var list = panel.querySelector("[data-frames]");
+    if (!list) return;
+    var atBottom = true;
+    list.addEventListener("scroll", function () {
+      atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    });
+    new MutationObserver(function () {
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    }).observe(list, { childList: true });
+  }
+  document.addEventListener("htmx:wsOpen", function (e) {
+    var panel = e.detail.elt.closest("[data-live-panel]");
+    var status = panel && panel.querySelector("[data-ws-status]");
+    if (status) { status.textContent = "live"; status.className = "ws-status ok"; }
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    var panel = e.detail.elt.closest("[data-live-panel]");
+    var status = panel && panel.querySelector("[data-ws-status]");
+    if (status) { status.textContent = "disconnected — reload to resume"; status.className = "ws-status bad"; }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
+  });
+})();

@@ -1,0 +1,278 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// The JSON API under /api/v1, for scripts and benchmarks. Errors are
+// {"error": "...", "fields": {...}} with a matching status.
+
+type apiError struct {
+	Error   string            `json:"error"`
+	Fields  map[string]string `json:"fields,omitempty"`
+	Session *apiSession       `json:"session,omitempty"`
+}
+
+func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
+
+// apiServer is a server as the API shows it. Env and header values may be
+// secrets, so only their names are listed.
+type apiServer struct {
+	ID         int64     `json:"id"`
+	Name       string    `json:"name"`
+	Transport  string    `json:"transport"`
+	Command    string    `json:"command,omitempty"`
+	Args       []string  `json:"args,omitempty"`
+	EnvNames   []string  `json:"envNames,omitempty"`
+	Dir        string    `json:"dir,omitempty"`
+	URL        string    `json:"url,omitempty"`
+	HeaderKeys []string  `json:"headerNames,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+func apiServerOf(s backend.Server) apiServer {
+	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args,
+		Dir: s.Dir, URL: s.URL, CreatedAt: s.CreatedAt}
+	for k := range s.Env {
+		out.EnvNames = append(out.EnvNames, k)
+	}
+	for k := range s.Headers {
+		out.HeaderKeys = append(out.HeaderKeys, k)
+	}
+	return out
+}
+
+type apiSession struct {
+	ID              int64      `json:"id"`
+	ServerID        int64      `json:"serverId,omitempty"`
+	ServerName      string     `json:"serverName"`
+	Status          string     `json:"status"`
+	CloseReason     string     `json:"closeReason,omitempty"`
+	ProtocolVersion string     `json:"protocolVersion,omitempty"`
+	PeerName        string     `json:"peerName,omitempty"`
+	PeerVersion     string     `json:"peerVersion,omitempty"`
+	StartedAt       time.Time  `json:"startedAt"`
+	EndedAt         *time.Time `json:"endedAt,omitempty"`
+}
+
+func apiSessionOf(s backend.Session) *apiSession {
+	out := &apiSession{ID: s.ID, ServerID: s.ServerID, ServerName: s.ServerName, Status: string(s.Status), CloseReason: s.CloseReason,
+		ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt}
+	if !s.EndedAt.IsZero() {
+		out.EndedAt = &s.EndedAt
+	}
+	return out
+}
+
+func (s *Server) apiListServers(c echo.Context) error {
+	servers, err := s.deps.Registry.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]apiServer, len(servers))
+	for i, srv := range servers {
+		out[i] = apiServerOf(srv)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type apiServerInput struct {
+	Name      string            `json:"name"`
+	Transport string            `json:"transport"`
+	Command   string            `json:"command"`
+	Args      []string          `json:"args"`
+	Env       map[string]string `json:"env"`
+	Dir       string            `json:"dir"`
+	URL       string            `json:"url"`
+	Headers   map[string]string `json:"headers"`
+}
+
+func (s *Server) apiCreateServer(c echo.Context) error {
+	var in apiServerInput
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Command: in.Command, Args: in.Args,
+		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers}
+	ctx := c.Request().Context()
+	id, err := s.deps.Registry.Create(ctx, srv)
+	if err != nil {
+		return err
+	}
+	if srv, err = s.deps.Registry.Get(ctx, id); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, apiServerOf(srv))
+}
+
+func (s *Server) apiOpenSession(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), connectTimeout)
+	defer cancel()
+	sess, err := s.deps.Pool.Connect(ctx, id)
+	if err != nil {
+		if sess.ID == 0 {
+			return err
+		}
+		return c.JSON(statusOf(err), apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)})
+	}
+	return c.JSON(http.StatusCreated, apiSessionOf(sess))
+}
+
+func (s *Server) apiGetSession(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	sess, err := s.deps.Sessions.GetSession(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiSessionOf(sess))
+}
+
+func (s *Server) apiCloseSession(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Pool.Disconnect(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type apiRequestInput struct {
+	Method    string          `json:"method"`
+	Params    json.RawMessage `json:"params"`
+	TimeoutMS int64           `json:"timeoutMs"`
+}
+
+type apiRPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+type apiResponse struct {
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *apiRPCError    `json:"error,omitempty"`
+	LatencyMS float64         `json:"latencyMs"`
+}
+
+const maxAPITimeout = 10 * time.Minute
+
+// apiSendRequest sends {method, params} on a live session and answers with
+// the result or the JSON-RPC error, and the latency. A request that gets no
+// response (timeout, lost connection) is a 502/504 error.
+func (s *Server) apiSendRequest(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	var in apiRequestInput
+	if err := decodeJSON(c, &in); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Method) == "" {
+		return &backend.Error{Code: backend.EInvalid, Message: "method is required.", Fields: map[string]string{"method": "required"}}
+	}
+	timeout := toolCallTimeout
+	if in.TimeoutMS > 0 {
+		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, maxAPITimeout)
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), timeout)
+	defer cancel()
+	res, err := s.deps.Pool.Call(ctx, id, in.Method, in.Params)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return c.JSON(http.StatusGatewayTimeout, apiError{Error: backend.ErrorMessageOf(err)})
+		}
+		return err
+	}
+	out := apiResponse{Result: res.Result, LatencyMS: float64(res.Latency.Microseconds()) / 1000}
+	if res.Error != nil {
+		out.Error = &apiRPCError{Code: res.Error.Code, Message: res.Error.Message, Data: res.Error.Data}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type apiFrame struct {
+	ID        int64           `json:"id"`
+	Time      time.Time       `json:"time"`
+	Direction string          `json:"direction"`
+	Kind      string          `json:"kind"`
+	RPCType   string          `json:"rpcType,omitempty"`
+	RPCID     json.RawMessage `json:"rpcId,omitempty"`
+	Method    string          `json:"method,omitempty"`
+	Body      json.RawMessage `json:"body,omitempty"`     // the body, when it is valid JSON
+	BodyText  string          `json:"bodyText,omitempty"` // the body as text otherwise
+	HTTP      any             `json:"http,omitempty"`
+	PairID    int64           `json:"pairId,omitempty"`
+	LatencyMS float64         `json:"latencyMs,omitempty"`
+}
+
+const apiFramePage = 1000
+
+func (s *Server) apiListFrames(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	after, _ := strconv.ParseInt(c.QueryParam("after"), 10, 64)
+	limit, _ := strconv.Atoi(c.QueryParam("limit"))
+	if limit <= 0 || limit > apiFramePage {
+		limit = apiFramePage
+	}
+	ctx := c.Request().Context()
+	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
+		return err
+	}
+	frames, err := s.deps.Frames.ListFrames(ctx, id, after, limit)
+	if err != nil {
+		return err
+	}
+	out := make([]apiFrame, len(frames))
+	for i, f := range frames {
+		af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
+			Method: f.Method, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
+		if f.RPCID != "" {
+			af.RPCID = json.RawMessage(f.RPCID)
+		}
+		if json.Valid(f.Body) {
+			af.Body = f.Body
+		} else if utf8.Valid(f.Body) {
+			af.BodyText = string(f.Body)
+		} else {
+			af.BodyText = strconv.Quote(string(f.Body))
+		}
+		if f.HTTP != nil {
+			af.HTTP = redactHTTP(f.HTTP)
+		}
+		out[i] = af
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// decodeJSON reads the request body into v, refusing unknown fields.
+func decodeJSON(c echo.Context, v any) error {
+	dec := json.NewDecoder(c.Request().Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return backend.Errorf(backend.EInvalid, "The request body is not valid JSON for this endpoint: %v", err)
+	}
+	return nil
+}

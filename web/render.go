@@ -1,0 +1,110 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
+)
+
+// render writes a component with status, buffered so that a rendering
+// failure becomes an error page rather than half a page.
+func render(c echo.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// page returns the common page data for a title.
+func page(c echo.Context, title string) views.Page {
+	token, _ := c.Get(csrfKey).(string)
+	return views.Page{Title: title, CSRF: token}
+}
+
+// isHTMX reports whether htmx sent the request, so a fragment is wanted.
+func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
+
+// statusOf maps an application error to an HTTP status.
+func statusOf(err error) int {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return he.Code
+	}
+	switch backend.ErrorCodeOf(err) {
+	case backend.EInvalid:
+		return http.StatusUnprocessableEntity
+	case backend.ENotFound:
+		return http.StatusNotFound
+	case backend.EConflict:
+		return http.StatusConflict
+	case backend.EUnavailable:
+		return http.StatusBadGateway
+	}
+	return http.StatusInternalServerError
+}
+
+// messageOf is the text a user may see for err; internal details are only logged.
+func messageOf(err error) string {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		if m, ok := he.Message.(string); ok {
+			return m
+		}
+		return http.StatusText(he.Code)
+	}
+	return backend.ErrorMessageOf(err)
+}
+
+// handleError is the one place errors become responses: JSON for the API, a
+// banner fragment for htmx, an error page otherwise.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status := statusOf(err)
+	if status >= 500 && backend.ErrorCodeOf(err) == backend.EInternal {
+		s.deps.Log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	msg := messageOf(err)
+	var werr error
+	switch {
+	case isAPIPath(c):
+		werr = c.JSON(status, apiError{Error: msg, Fields: fieldsOf(err)})
+	case isHTMX(c):
+		// htmx ignores error statuses by default; answer 200 with the banner
+		// retargeted to the page's error slot.
+		c.Response().Header().Set("HX-Retarget", "#flash")
+		c.Response().Header().Set("HX-Reswap", "innerHTML")
+		werr = render(c, http.StatusOK, views.ErrorBanner(msg))
+	default:
+		werr = render(c, status, views.ErrorPage(page(c, http.StatusText(status)), status, msg))
+	}
+	if werr != nil {
+		s.deps.Log.Error("writing error response", "err", werr)
+	}
+}
+
+func fieldsOf(err error) map[string]string {
+	var e *backend.Error
+	if errors.As(err, &e) {
+		return e.Fields
+	}
+	return nil
+}
+
+// idParam parses the :id path parameter.
+func idParam(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, backend.Errorf(backend.ENotFound, "There is nothing at this address.")
+	}
+	return id, nil
+}

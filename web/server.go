@@ -1,0 +1,104 @@
+// Package web is the dashboard's HTTP layer: routes, middleware, handlers
+// that render views, the live-traffic WebSocket and the JSON API.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/static"
+)
+
+// Deps are the services the handlers use.
+type Deps struct {
+	Registry *backend.Registry
+	Pool     *backend.Pool
+	Sessions backend.SessionStore
+	Frames   backend.FrameStore
+	Hub      *backend.Hub
+	Log      *slog.Logger
+}
+
+// Config says where the dashboard is reachable.
+type Config struct {
+	// Addr is the address the dashboard listens on (host:port, after any
+	// port 0 was resolved). Requests must name it, or a loopback alias of it,
+	// in their Host header.
+	Addr string
+	// AllowedHosts are further Host values to accept (host or host:port).
+	AllowedHosts []string
+}
+
+// Server is the dashboard's http.Handler. Close ends its WebSocket streams.
+type Server struct {
+	echo *echo.Echo
+	deps Deps
+	hosts hostPolicy
+
+	ctx    context.Context // cancelled by Close; bounds hijacked connections
+	cancel context.CancelFunc
+	wsWG   sync.WaitGroup
+}
+
+// New builds the dashboard.
+func New(cfg Config, deps Deps) *Server {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel}
+	e := s.echo
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(middleware.Recover())
+	e.Use(s.checkHostAndOrigin)
+	e.Use(middleware.BodyLimit("8M"))
+	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
+		Skipper:        isAPIRequest,
+		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
+		ContextKey:     csrfKey,
+		CookieName:     "playground_csrf",
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSameSite: http.SameSiteStrictMode,
+	}))
+
+	e.StaticFS("/static", static.FS)
+
+	e.GET("/", s.listServers)
+	e.GET("/servers/new", s.newServerForm)
+	e.POST("/servers", s.createServer)
+	e.GET("/servers/:id", s.showServer)
+	e.GET("/servers/:id/edit", s.editServerForm)
+	e.POST("/servers/:id", s.updateServer)
+	e.POST("/servers/:id/delete", s.deleteServer)
+	e.POST("/servers/:id/connect", s.connectServer)
+	e.POST("/sessions/:id/disconnect", s.disconnectSession)
+	e.POST("/sessions/:id/tools/call", s.callTool)
+	e.GET("/sessions", s.listSessions)
+	e.GET("/sessions/:id", s.showSession)
+	e.GET("/sessions/:id/live", s.streamSession)
+
+	api := e.Group("/api/v1")
+	api.GET("/servers", s.apiListServers)
+	api.POST("/servers", s.apiCreateServer)
+	api.POST("/servers/:id/sessions", s.apiOpenSession)
+	api.GET("/sessions/:id", s.apiGetSession)
+	api.DELETE("/sessions/:id", s.apiCloseSession)
+	api.POST("/sessions/:id/requests", s.apiSendRequest)
+	api.GET("/sessions/:id/frames", s.apiListFrames)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Close ends every WebSocket stream and waits for their goroutines. It is
+// idempotent. Ordinary requests are drained by http.Server.Shutdown.
+func (s *Server) Close() {
+	s.cancel()
+	s.wsWG.Wait()
+}

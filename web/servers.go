@@ -1,0 +1,165 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
+)
+
+func (s *Server) listServers(c echo.Context) error {
+	servers, err := s.deps.Registry.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	rows := make([]views.ServerRow, len(servers))
+	for i, srv := range servers {
+		rows[i].Server = srv
+		if live, ok := s.deps.Pool.LiveSession(srv.ID); ok {
+			rows[i].Live = &live
+		}
+	}
+	return render(c, http.StatusOK, views.ServersPage(page(c, "Servers"), rows))
+}
+
+func (s *Server) newServerForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Add a server"), views.ServerForm{Transport: "stdio"}))
+}
+
+func (s *Server) editServerForm(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	srv, err := s.deps.Registry.Get(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), views.ServerFormOf(srv)))
+}
+
+func (s *Server) createServer(c echo.Context) error {
+	form, srv := readServerForm(c)
+	id, err := s.saveServer(c, form, srv, func() (int64, error) { return s.deps.Registry.Create(c.Request().Context(), srv) })
+	if err != nil || id == 0 {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
+}
+
+func (s *Server) updateServer(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	form, srv := readServerForm(c)
+	form.ID, srv.ID = id, id
+	saved, err := s.saveServer(c, form, srv, func() (int64, error) { return id, s.deps.Registry.Update(c.Request().Context(), srv) })
+	if err != nil || saved == 0 {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
+}
+
+// saveServer runs save unless the form already has errors, and re-renders
+// the form with field errors when it fails validation. It returns the saved
+// id, or 0 when it has already answered.
+func (s *Server) saveServer(c echo.Context, form views.ServerForm, srv backend.Server, save func() (int64, error)) (int64, error) {
+	if len(form.Errors) == 0 {
+		id, err := save()
+		if err == nil {
+			return id, nil
+		}
+		fields := fieldsOf(err)
+		if fields == nil {
+			return 0, err
+		}
+		form.Errors, form.Message = fields, backend.ErrorMessageOf(err)
+	}
+	if form.Message == "" {
+		form.Message = "Please correct the fields marked below."
+	}
+	title := "Add a server"
+	if form.ID != 0 {
+		title = "Edit " + srv.Name
+	}
+	return 0, render(c, http.StatusUnprocessableEntity, views.ServerFormPage(page(c, title), form))
+}
+
+func (s *Server) deleteServer(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Registry.Delete(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/")
+}
+
+// readServerForm reads the server form as typed, and the server it
+// describes; lines that cannot be parsed become field errors.
+func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
+	f := views.ServerForm{
+		Name: strings.TrimSpace(c.FormValue("name")), Transport: c.FormValue("transport"),
+		Command: strings.TrimSpace(c.FormValue("command")), Args: c.FormValue("args"), Env: c.FormValue("env"),
+		Dir: strings.TrimSpace(c.FormValue("dir")), URL: strings.TrimSpace(c.FormValue("url")), Headers: c.FormValue("headers"),
+		Errors: map[string]string{},
+	}
+	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Dir: f.Dir}
+	switch srv.Transport {
+	case backend.TransportStdio:
+		srv.Command, srv.Args = f.Command, nonEmptyLines(f.Args)
+		env, err := parsePairs(f.Env, "=")
+		if err != "" {
+			f.Errors["env"] = err
+		}
+		srv.Env = env
+	case backend.TransportHTTP:
+		srv.URL = f.URL
+		headers, err := parsePairs(f.Headers, ":")
+		if err != "" {
+			f.Errors["headers"] = err
+		}
+		srv.Headers = headers
+	}
+	if len(f.Errors) > 0 {
+		// Report every problem at once, validation included.
+		if verr := fieldsOf(srv.Validate()); verr != nil {
+			for k, v := range verr {
+				if _, ok := f.Errors[k]; !ok {
+					f.Errors[k] = v
+				}
+			}
+		}
+	}
+	return f, srv
+}
+
+func nonEmptyLines(text string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// parsePairs reads "key<sep>value" lines; it returns a message naming the
+// first line without sep.
+func parsePairs(text, sep string) (map[string]string, string) {
+	out := map[string]string{}
+	for _, line := range nonEmptyLines(text) {
+		k, v, ok := strings.Cut(line, sep)
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return out, "Each line must look like name" + sep + "value; this one does not: " + line
+		}
+		out[k] = strings.TrimSpace(v)
+	}
+	return out, ""
+}
