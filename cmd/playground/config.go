@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+)
+
+// Config is everything `playground serve` is told by flags and environment.
+type Config struct {
+	Addr         string   // listen address
+	DB           string   // SQLite file
+	AllowedHosts []string // extra Host header values to accept
+}
+
+// parseServeConfig reads flags, falling back to PLAYGROUND_* environment
+// variables, then to defaults.
+func parseServeConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := Config{}
+	fs.StringVar(&cfg.Addr, "addr", envOr(getenv, "PLAYGROUND_ADDR", "127.0.0.1:8080"), "listen address (env PLAYGROUND_ADDR)")
+	fs.StringVar(&cfg.DB, "db", envOr(getenv, "PLAYGROUND_DB", "./playground.db"), "SQLite database file (env PLAYGROUND_DB)")
+	hosts := fs.String("allow-host", getenv("PLAYGROUND_ALLOW_HOSTS"), "comma-separated extra Host names to answer to, e.g. playground.internal:8080 (env PLAYGROUND_ALLOW_HOSTS)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	for _, h := range strings.Split(*hosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			cfg.AllowedHosts = append(cfg.AllowedHosts, h)
+		}
+	}
+	return cfg, cfg.validate()
+}
+
+// validate refuses a listen address that is not loopback: the dashboard
+// starts processes on the host, and it has no sign-in yet.
+func (c Config) validate() error {
+	if c.DB == "" {
+		return errors.New("serve: --db is required")
+	}
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: --addr %q: %w", c.Addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return errors.New("serve: refusing to listen on " + c.Addr + ": whoever reaches the dashboard can start processes on this host, " +
+			"and sign-in is not available yet; listen on a loopback address such as 127.0.0.1:8080")
+	}
+	return nil
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}

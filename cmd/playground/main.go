@@ -1,0 +1,53 @@
+// Command playground is MCP Playground: a self-hosted dashboard for
+// exploring, debugging and recording MCP servers, and the bundled demo
+// server. Run `playground help` for the subcommands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "playground:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `Usage: playground [command] [flags]
+
+Commands:
+  serve         start the dashboard (the default)
+  demo-server   run the bundled demo MCP server (stdio, or --http ADDR)
+  help          show this text
+
+Run "playground COMMAND -h" for a command's flags.
+`
+
+// run dispatches to a subcommand; it returns when the command is done or
+// ctx is cancelled.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, args, stderr)
+	case "demo-server":
+		return runDemoServer(ctx, args, stdin, stdout, stderr)
+	case "help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	io.WriteString(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}

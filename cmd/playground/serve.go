@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/web"
+)
+
+// version is the playground's version, reported to MCP servers.
+var version = "dev"
+
+const shutdownGrace = 10 * time.Second
+
+// runServe starts the dashboard and serves until ctx is cancelled, then
+// shuts down in order: stop taking requests, end live streams, close every
+// MCP session, flush the recorder, close the database.
+func runServe(ctx context.Context, args []string, stderr io.Writer) error {
+	cfg, err := parseServeConfig(args, os.Getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+
+	db, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if n, err := db.EndLiveSessions(ctx, "the playground stopped while the session was open", time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		log.Info("closed sessions left open by the last run", "count", n)
+	}
+
+	hub := backend.NewHub(0)
+	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	if err != nil {
+		return err
+	}
+	defer rec.Close()
+	pool := backend.NewPool(db, db, rec, hub, log, mcpclient.Implementation{Name: "mcp-playground", Version: version})
+	defer pool.Close()
+	registry := backend.NewRegistry(db, db, pool)
+	if err := seedDemo(ctx, registry); err != nil {
+		log.Warn("the demo server was not registered", "err", err)
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts},
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Log: log})
+	defer handler.Close()
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("dashboard listening", "url", "http://"+ln.Addr().String(), "db", cfg.DB)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	handler.Close()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("shutdown", "err", err)
+	}
+	pool.Close()
+	if err := rec.Close(); err != nil {
+		log.Error("recorder", "err", err)
+	}
+	return nil
+}
+
+// seedDemo registers the bundled demo server, run by this very binary, the
+// first time a database is used.
+func seedDemo(ctx context.Context, registry *backend.Registry) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return registry.SeedDemo(ctx, backend.Server{
+		Name: "Demo server", Transport: backend.TransportStdio, Command: exe, Args: []string{"demo-server"},
+	})
+}
