@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -38,8 +39,9 @@ type liveSession struct {
 	closeReason string        // set once, before closing is closed
 	ended       chan struct{} // closed once the session's end is stored
 
-	toolsMu sync.Mutex
-	tools   []mcpclient.Tool // nil until first listed
+	toolsMu    sync.Mutex
+	tools      []mcpclient.Tool // nil until first listed
+	toolsStale atomic.Bool      // set when the server says its tool list changed
 }
 
 // NewPool returns an empty pool. clientInfo names the playground to servers.
@@ -69,7 +71,8 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
 		return Session{}, err
 	}
-	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info}
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{})}
+	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info, OnNotification: ls.notified}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
 		reason := "connect failed: " + err.Error()
@@ -82,9 +85,11 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	sess.Status, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion = SessionOpen, init.ProtocolVersion, init.ServerInfo.Name, init.ServerInfo.Version
 	if err := p.sessions.MarkSessionOpen(context.WithoutCancel(ctx), sess.ID, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion); err != nil {
 		client.Close()
+		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, "the session could not be stored", time.Now()
+		p.end(sess)
 		return sess, err
 	}
-	ls := &liveSession{session: sess, client: client, closing: make(chan struct{}), ended: make(chan struct{})}
+	ls.session, ls.client = sess, client
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -221,6 +226,16 @@ func (p *Pool) get(sessionID int64) (*liveSession, error) {
 	return ls, nil
 }
 
+// notified reacts to server notifications; every notification is recorded
+// by the tap regardless.
+func (ls *liveSession) notified(n mcpclient.Notification) {
+	// Called from the client's reader goroutine: it must not wait for
+	// toolsMu, whose holder may be waiting for that reader.
+	if n.Method == "notifications/tools/list_changed" {
+		ls.toolsStale.Store(true)
+	}
+}
+
 // Tools returns the session's tools, listing them from the server the first
 // time and whenever refresh is set.
 func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpclient.Tool, error) {
@@ -230,7 +245,7 @@ func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpc
 	}
 	ls.toolsMu.Lock()
 	defer ls.toolsMu.Unlock()
-	if ls.tools == nil || refresh {
+	if ls.tools == nil || refresh || ls.toolsStale.Swap(false) {
 		tools, err := ls.client.ListTools(ctx)
 		if err != nil {
 			return nil, callError("tools/list", err)
