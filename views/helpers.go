@@ -113,3 +113,7 @@ func dataURL(allowed map[string]bool, mime, data string) (templ.SafeURL, bool) {
 	}
 	return templ.SafeURL("data:" + mime + ";base64," + data), true
 }
+
+// fieldID is the id of a tool form input, unique on the page: tools often
+// share argument names.
+func fieldID(card int, name string) string { return "arg-" + itoa(int64(card)) + "-" + name }
