@@ -1,0 +1,712 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const (
+	// e2eBrowserTimeout bounds the whole browser session of a test.
+	e2eBrowserTimeout = 90 * time.Second
+	// e2eStepTimeout bounds one step (a wait, a click), so that a stuck step
+	// fails with a dump of the page while the browser still answers.
+	e2eStepTimeout = 30 * time.Second
+)
+
+// TestBrowserDashboard drives the dashboard in headless Chromium against the
+// bundled demo server: connect, call tools through the generated forms, watch
+// the traffic arrive live over the WebSocket, and find the session's frames
+// again after leaving the page. It needs PLAYGROUND_CHROMIUM (see
+// e2eChromium). When PLAYGROUND_SCREENSHOT_DIR is set, screenshots of the
+// server page after the greet call go there (server-page.png, the viewport at
+// the greet card, and server-page-full.png, the whole page).
+func TestBrowserDashboard(t *testing.T) {
+	chromium := e2eChromium(t)
+	bin := e2eBuildPlayground(t)
+	srv := e2eServe(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel) // runs after the browser's cleanup below
+	p := e2eOpenBrowser(t, ctx, chromium)
+	started := time.Now()
+	step := func(name string) {
+		t.Logf("%6.2fs  %s", time.Since(started).Seconds(), name)
+	}
+
+	// Dashboard → demo server → Connect.
+	step("open the dashboard")
+	p.do("open "+srv.URL+"/", "main", chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="server-row"]`)))
+	demoHref := e2eEval[string](p, "find the demo server's link", `[data-testid="server-list"]`,
+		`(() => {
+			const a = Array.from(document.querySelectorAll('[data-testid="server-row"] a'))
+				.find(a => a.textContent.trim() === "Demo server");
+			return a ? a.getAttribute("href") : "";
+		})()`)
+	if !strings.HasPrefix(demoHref, "/servers/") {
+		t.Fatalf("no server row links to %q with a /servers/ID link (got %q)\n%s", "Demo server", demoHref, p.dump(`[data-testid="server-list"]`))
+	}
+	step("open the demo server")
+	p.do("click the demo server's link", `[data-testid="server-list"]`,
+		chromedp.Click(chromedp.CSS(`[data-testid="server-row"] a[href="`+demoHref+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)))
+	step("connect")
+	p.do("click Connect and wait for the tool cards", "main",
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="session-status"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	if loc := e2eEval[string](p, "read the location", "", `location.pathname`); loc != demoHref {
+		t.Fatalf("after Connect the browser is at %s, want the server page %s", loc, demoHref)
+	}
+	sessionID := strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
+		`(() => {
+			const a = document.querySelector('[data-testid="connection"] a[href^="/sessions/"]');
+			return a ? a.getAttribute("href") : "";
+		})()`), "/sessions/")
+	if _, err := strconv.ParseInt(sessionID, 10, 64); err != nil {
+		t.Fatalf("the connection card links to no /sessions/ID (got %q)\n%s", sessionID, p.dump(`[data-testid="connection"]`))
+	}
+	if status := p.text(`[data-testid="session-status"]`); !strings.Contains(status, "open") {
+		t.Errorf("session status = %q, want it to say open", status)
+	}
+	tools := e2eEval[[]string](p, "list the tool cards", `[data-testid="tools"]`,
+		`Array.from(document.querySelectorAll('[data-testid="tool"]'), e => e.dataset.tool)`)
+	for _, want := range []string{"echo", "add", "greet", "create_user", "tiny_image", "fail"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("no tool card for %q; the cards are %q", want, tools)
+		}
+	}
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	// A navigation would drop this marker: the live frames must arrive
+	// without one.
+	e2eEval[bool](p, "mark the page", "", `window.e2eSamePage = true`)
+	if dups := e2eEval[[]string](p, "look for duplicate ids", "", e2eDuplicateIDsJS); len(dups) > 0 {
+		t.Errorf("the server page has duplicate element ids %q; ids must be unique across tool cards", dups)
+	}
+	// Each field's label must lead to the field in its own card, also when
+	// another card has a field of the same name (greet and create_user both
+	// have "name"; echo and log both have "message").
+	if wrong := e2eEval[[]string](p, "check the labels", "", e2eStrayLabelsJS); len(wrong) > 0 {
+		t.Errorf("labels that lead to a field of another tool card:\n  %s", strings.Join(wrong, "\n  "))
+	}
+
+	// greet with typed arguments.
+	step("call greet with typed arguments")
+	greet := e2eCard("greet")
+	p.typeInto(greet+` [name="arg.name"]`, "Ada")
+	p.typeInto(greet+` [name="arg.times"]`, "2")
+	p.choose(greet+` select[name="arg.shout"]`, "true")
+	p.choose(greet+` select[name="arg.language"]`, "fr")
+	p.submitTool("greet")
+	p.wantOutcome("greet", "result")
+	const wantGreeting = "BONJOUR, ADA!\nBONJOUR, ADA!" // times 2, shout, fr
+	if got := p.text(greet + ` [data-testid="content-text"]`); got != wantGreeting {
+		t.Errorf("greet result text = %q, want %q\n%s", got, wantGreeting, p.dump(greet))
+	}
+	// The latency's unit must reach the reader as written: "µs" shown in
+	// capitals reads as "MS", a thousand times slower.
+	lat := e2eEval[[]string](p, "read greet's latency", greet, `(() => {
+		const e = document.querySelector(`+e2eJS(greet+` [data-testid="outcome"] h4 .muted`)+`);
+		return e ? [e.textContent.trim(), e.innerText.trim()] : ["", ""];
+	})()`)
+	if lat[0] == "" {
+		t.Errorf("greet's outcome shows no latency\n%s", p.dump(greet))
+	} else if lat[0] != lat[1] {
+		t.Errorf("greet's latency %q is rendered as %q: CSS changes the case of its unit", lat[0], lat[1])
+	}
+	var greetReq e2eRPC
+	frames := p.waitFrames("the greet request and its response in the live panel", func(frames []e2eDOMFrame) (bool, string) {
+		req, ok := e2eFindToolCall(frames, "greet", "Ada")
+		if !ok {
+			return false, "no out/request tools/call frame for greet with name Ada"
+		}
+		greetReq = req
+		if _, ok := e2eFindResponse(frames, req.ID); !ok {
+			return false, "no in/result tools/call frame with id " + string(req.ID)
+		}
+		return true, ""
+	})
+	if !e2eEval[bool](p, "check the marker", "", `window.e2eSamePage === true`) {
+		t.Errorf("the page was reloaded while the greet frames arrived; they must arrive over the WebSocket")
+	}
+	args := greetReq.Params.Arguments
+	if v, ok := args["times"].(float64); !ok || v != 2 {
+		t.Errorf(`greet request arguments.times = %#v (%T), want the JSON number 2; arguments: %v`, args["times"], args["times"], args)
+	}
+	if v, ok := args["shout"].(bool); !ok || !v {
+		t.Errorf(`greet request arguments.shout = %#v (%T), want the JSON boolean true; arguments: %v`, args["shout"], args["shout"], args)
+	}
+	if v, ok := args["language"].(string); !ok || v != "fr" {
+		t.Errorf(`greet request arguments.language = %#v (%T), want the JSON string "fr"; arguments: %v`, args["language"], args["language"], args)
+	}
+	if v, ok := args["name"].(string); !ok || v != "Ada" {
+		t.Errorf(`greet request arguments.name = %#v, want "Ada"`, args["name"])
+	}
+	resp, _ := e2eFindResponse(frames, greetReq.ID)
+	if !strings.Contains(resp.Body, "BONJOUR, ADA!") {
+		t.Errorf("the greet response frame does not hold the greeting:\n%s", resp.Body)
+	}
+	p.checkFrameOrder(frames)
+
+	// Screenshot of the connected page after the greet call.
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		step("screenshot")
+		p.screenshot(dir, "server-page", greet)
+	}
+
+	// A required field left empty: a field error, and nothing sent.
+	step("call greet without the required name")
+	before := e2eCountFrames(srv.apiFrames(t, sessionID), "out", "request", "tools/call")
+	if before != 1 {
+		t.Errorf("the API lists %d tools/call requests after the greet call, want 1", before)
+	}
+	p.setValue(greet+` [name="arg.name"]`, "")
+	p.submitTool("greet")
+	p.do("wait for greet's name error", greet, chromedp.WaitVisible(chromedp.CSS(greet+` [data-testid="error-name"]`)))
+	if msg := p.text(greet + ` [data-testid="error-name"]`); strings.TrimSpace(msg) == "" {
+		t.Errorf("greet's name error is empty\n%s", p.dump(greet))
+	}
+	if got := p.outcome("greet"); got != "" {
+		t.Errorf("greet with an empty name shows an outcome %q; an invalid form must not be sent\n%s", got, p.dump(greet))
+	}
+	if after := e2eCountFrames(srv.apiFrames(t, sessionID), "out", "request", "tools/call"); after != before {
+		t.Errorf("submitting greet with an empty name recorded %d tools/call requests, want none", after-before)
+	}
+
+	// A tool error, invalid raw JSON, an image.
+	step("call fail")
+	failCard := e2eCard("fail")
+	const reason = "deliberate failure from the browser test"
+	p.typeInto(failCard+` [name="arg.reason"]`, reason)
+	p.submitTool("fail")
+	p.wantOutcome("fail", "tool-error")
+	if got := p.text(failCard + ` [data-testid="content-text"]`); got != reason {
+		t.Errorf("fail result text = %q, want %q", got, reason)
+	}
+
+	step("call echo with invalid raw JSON")
+	echoCard := e2eCard("echo")
+	p.typeInto(echoCard+` [name="arg.message"]`, "hello")
+	p.typeInto(echoCard+` [data-testid="raw-args"]`, `{"message": "hi",`)
+	p.submitTool("echo")
+	p.do("wait for echo's raw JSON error", echoCard, chromedp.WaitVisible(chromedp.CSS(echoCard+` [data-testid="error-_raw"]`)))
+	if got := p.outcome("echo"); got != "" {
+		t.Errorf("echo with invalid raw JSON shows an outcome %q; an invalid form must not be sent\n%s", got, p.dump(echoCard))
+	}
+	if got := p.value(echoCard + ` [data-testid="raw-args"]`); got != `{"message": "hi",` {
+		t.Errorf("the raw box lost what was typed: %q", got)
+	}
+
+	step("call tiny_image")
+	imageCard := e2eCard("tiny_image")
+	p.submitTool("tiny_image")
+	p.wantOutcome("tiny_image", "result")
+	img := imageCard + ` img[data-testid="content-image"]`
+	p.do("wait for the image", imageCard, chromedp.WaitVisible(chromedp.CSS(img)))
+	p.waitJS("wait for the image to decode", imageCard,
+		`(() => { const i = document.querySelector(`+e2eJS(img)+`); return !!i && i.complete && i.naturalWidth > 0; })()`)
+	size := e2eEval[[]int](p, "read the image size", imageCard,
+		`(() => { const i = document.querySelector(`+e2eJS(img)+`); return [i.naturalWidth, i.naturalHeight]; })()`)
+	t.Logf("tiny_image rendered at %dx%d", size[0], size[1])
+	if src := e2eEval[string](p, "read the image src", imageCard, `document.querySelector(`+e2eJS(img)+`).getAttribute("src")`); !strings.HasPrefix(src, "data:image/png;base64,") {
+		t.Errorf("image src = %.60q…, want a data:image/png;base64 URL", src)
+	}
+
+	// Exactly the three valid calls reached the server: the empty name and
+	// the invalid JSON sent nothing. The recorder commits in order, so once
+	// tiny_image's response is in the live panel the earlier frames are
+	// stored too.
+	frames = p.waitFrames("three tools/call requests and responses in the live panel", func(frames []e2eDOMFrame) (bool, string) {
+		req, res := e2eCountDOM(frames, "out", "request"), e2eCountDOM(frames, "in", "result")
+		return req == 3 && res == 3, fmt.Sprintf("%d tools/call requests and %d results, want 3 and 3", req, res)
+	})
+	p.checkFrameOrder(frames)
+	apiFrames := srv.apiFrames(t, sessionID)
+	if n := e2eCountFrames(apiFrames, "out", "request", "tools/call"); n != 3 {
+		t.Errorf("the API lists %d tools/call requests, want 3 (greet, fail, tiny_image)", n)
+	}
+	if n := e2eCountFrames(apiFrames, "in", "result", "tools/call"); n != 3 {
+		t.Errorf("the API lists %d tools/call results, want 3", n)
+	}
+
+	// Leave the page; the session's stored frames are on its own page.
+	step("open the session from /sessions")
+	p.do("open the sessions list", "main",
+		chromedp.Click(chromedp.CSS(`header a[href="/sessions"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="session-row"]`)))
+	sessionLink := `[data-testid="session-row"] a[href="/sessions/` + sessionID + `"]`
+	p.do("open session "+sessionID, `[data-testid="session-list"]`,
+		chromedp.Click(chromedp.CSS(sessionLink)),
+		chromedp.WaitVisible(chromedp.CSS(`#frames [data-testid="frame"]`)))
+	if loc := e2eEval[string](p, "read the location", "", `location.pathname`); loc != "/sessions/"+sessionID {
+		t.Fatalf("the browser is at %s, want /sessions/%s", loc, sessionID)
+	}
+	stored := p.frames()
+	if req, res := e2eCountDOM(stored, "out", "request"), e2eCountDOM(stored, "in", "result"); req != 3 || res != 3 {
+		t.Errorf("the session page shows %d tools/call requests and %d results, want 3 and 3\n%s", req, res, e2eSummary(stored))
+	}
+	if req, ok := e2eFindToolCall(stored, "greet", "Ada"); !ok {
+		t.Errorf("the session page does not show the greet request\n%s", e2eSummary(stored))
+	} else if _, ok := e2eFindResponse(stored, req.ID); !ok {
+		t.Errorf("the session page does not show the greet response\n%s", e2eSummary(stored))
+	}
+	shown := map[string]bool{}
+	for _, f := range stored {
+		shown[f.DOMID] = true
+	}
+	for _, f := range apiFrames {
+		if !shown["frame-"+strconv.FormatInt(f.ID, 10)] {
+			t.Errorf("the session page lacks stored frame %d (%s %s %s)", f.ID, f.Direction, f.RPCType, f.Method)
+		}
+	}
+	p.checkFrameOrder(stored)
+	step("done")
+
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
+
+// e2eCard is the CSS selector of a tool's card.
+func e2eCard(tool string) string {
+	return `[data-testid="tool"][data-tool="` + tool + `"]`
+}
+
+// e2eJS quotes s as a JavaScript string literal.
+func e2eJS(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // a string always marshals
+	}
+	return string(b)
+}
+
+const e2eDuplicateIDsJS = `(() => {
+	const seen = new Set(), dups = new Set();
+	document.querySelectorAll("[id]").forEach(e => { if (seen.has(e.id)) dups.add(e.id); seen.add(e.id); });
+	return Array.from(dups);
+})()`
+
+// e2eStrayLabelsJS lists the labels of tool forms whose control (the
+// element their for= names, as the browser resolves it) is missing or in
+// another tool's card.
+const e2eStrayLabelsJS = `(() => {
+	const wrong = [];
+	document.querySelectorAll('[data-testid="tool"] label[for]').forEach(l => {
+		const card = l.closest('[data-testid="tool"]'), c = l.control;
+		const other = c && c.closest('[data-testid="tool"]');
+		if (other !== card) {
+			wrong.push(card.dataset.tool + ": the label for=" + JSON.stringify(l.htmlFor) + " leads to " +
+				(other ? "the " + other.dataset.tool + " card" : c ? "a control outside the tool cards" : "no control"));
+		}
+	});
+	return wrong;
+})()`
+
+// e2ePage is one browser tab on the dashboard.
+type e2ePage struct {
+	t   *testing.T
+	ctx context.Context // the tab's chromedp context
+
+	mu      sync.Mutex
+	console []string // console errors and uncaught exceptions
+}
+
+// e2eOpenBrowser starts Chromium with a fresh profile and opens a tab. The
+// browser closes at cleanup; its output goes to the test log on failure.
+func e2eOpenBrowser(t *testing.T, parent context.Context, chromium string) *e2ePage {
+	t.Helper()
+	profile := filepath.Join(t.TempDir(), "profile")
+	output, logs := &e2eLog{}, &e2eLog{}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(parent,
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.WindowSize(1280, 1024),
+		chromedp.UserDataDir(profile),
+		chromedp.CombinedOutput(output),
+	)
+	logf := func(format string, args ...any) { fmt.Fprintf(logs, format+"\n", args...) }
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(logf), chromedp.WithErrorf(logf))
+	p := &e2ePage{t: t, ctx: tabCtx}
+	consoleDone := make(chan struct{})
+	t.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(tabCtx, 10*time.Second)
+		if err := chromedp.Cancel(cctx); err != nil {
+			t.Logf("closing Chromium: %v", err)
+		}
+		cancel()
+		cancelTab()
+		cancelAlloc() // waits for the browser process to exit
+		<-consoleDone
+		if err := e2eRemoveAllRetry(profile); err != nil {
+			t.Logf("removing the Chromium profile: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("Chromium output:\n%s\nchromedp log:\n%s", output.String(), logs.String())
+		}
+	})
+
+	// The first Run starts the browser, which lives as long as tabCtx: no
+	// step timeout on this one.
+	if err := chromedp.Do(tabCtx); err != nil {
+		close(consoleDone)
+		t.Fatalf("starting %s: %v\n%s", chromium, err, output.String())
+	}
+	messages := chromedp.Console(tabCtx)
+	go func() {
+		defer close(consoleDone)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type != chromedp.ConsoleError && !m.IsException() {
+				continue
+			}
+			if strings.HasSuffix(m.URL, "/favicon.ico") { // the dashboard has none
+				continue
+			}
+			p.mu.Lock()
+			p.console = append(p.console, m.String()+" ("+m.URL+")")
+			p.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+func (p *e2ePage) consoleErrors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.console)
+}
+
+// do runs the steps within e2eStepTimeout, and fails the test with the
+// outer HTML of dumpSel when one fails.
+func (p *e2ePage) do(what, dumpSel string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
+	}
+}
+
+// e2eEval evaluates a JavaScript expression in the page.
+func e2eEval[T any](p *e2ePage, what, dumpSel, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
+	}
+	return v
+}
+
+// waitJS waits until the expression is truthy.
+func (p *e2ePage) waitJS(what, dumpSel, expr string) {
+	p.t.Helper()
+	p.do(what, dumpSel, chromedp.Poll[chromedp.Void](expr,
+		chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(e2eStepTimeout)))
+}
+
+// dump describes the page for a failure message: its URL and the outer HTML
+// of the first element matching sel (the body when sel is empty or matches
+// nothing), cut to a readable length.
+func (p *e2ePage) dump(sel string) string {
+	if sel == "" {
+		sel = "body"
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	expr := `(() => {
+		const sel = ` + e2eJS(sel) + `, e = document.querySelector(sel);
+		if (e) return "page " + location.href + ", outer HTML of " + sel + ":\n" + e.outerHTML;
+		return "page " + location.href + ", nothing matches " + sel + "; the body:\n" + (document.body ? document.body.outerHTML : "(none)");
+	})()`
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		return "(the page could not be read: " + err.Error() + ")"
+	}
+	const max = 12000
+	if len(s) > max {
+		s = s[:max] + fmt.Sprintf("\n… (%d more bytes)", len(s)-max)
+	}
+	return s
+}
+
+// text returns the text content of the first element matching sel.
+func (p *e2ePage) text(sel string) string {
+	p.t.Helper()
+	return e2eEval[string](p, "read the text of "+sel, sel,
+		`(() => { const e = document.querySelector(`+e2eJS(sel)+`); if (!e) throw new Error("nothing matches "+`+e2eJS(sel)+`); return e.textContent; })()`)
+}
+
+// value returns the value of the form control matching sel.
+func (p *e2ePage) value(sel string) string {
+	p.t.Helper()
+	return e2eEval[string](p, "read the value of "+sel, sel,
+		`(() => { const e = document.querySelector(`+e2eJS(sel)+`); if (!e) throw new Error("nothing matches "+`+e2eJS(sel)+`); return e.value; })()`)
+}
+
+// setValue sets a form control's value as a script would, and fires input
+// and change events. (chromedp.SetValue cannot set "": it passes the empty
+// string on as undefined.)
+func (p *e2ePage) setValue(sel, value string) {
+	p.t.Helper()
+	got := e2eEval[string](p, "set the value of "+sel, sel, `(() => {
+		const e = document.querySelector(`+e2eJS(sel)+`);
+		if (!e) throw new Error("nothing matches "+`+e2eJS(sel)+`);
+		e.value = `+e2eJS(value)+`;
+		e.dispatchEvent(new Event("input", {bubbles: true}));
+		e.dispatchEvent(new Event("change", {bubbles: true}));
+		return e.value;
+	})()`)
+	if got != value {
+		p.t.Fatalf("setting %s to %q left it at %q", sel, value, got)
+	}
+}
+
+// typeInto empties a text input or textarea and types text into it with key
+// events.
+func (p *e2ePage) typeInto(sel, text string) {
+	p.t.Helper()
+	p.setValue(sel, "")
+	p.do(fmt.Sprintf("type %q into %s", text, sel), sel, chromedp.SendKeys(chromedp.CSS(sel), text))
+	if got := p.value(sel); got != text {
+		p.t.Fatalf("after typing %q into %s its value is %q", text, sel, got)
+	}
+}
+
+// choose picks the option of a <select> whose label is label, as a user
+// would, whatever its value attribute holds.
+func (p *e2ePage) choose(sel, label string) {
+	p.t.Helper()
+	msg := e2eEval[string](p, "choose "+label+" in "+sel, sel, `(() => {
+		const s = document.querySelector(`+e2eJS(sel)+`);
+		if (!s) return "nothing matches the selector";
+		const o = Array.from(s.options).find(o => o.textContent.trim() === `+e2eJS(label)+`);
+		if (!o) return "no option labelled " + `+e2eJS(label)+` + "; the labels are " + Array.from(s.options, o => JSON.stringify(o.textContent.trim())).join(", ");
+		s.value = o.value;
+		s.dispatchEvent(new Event("input", {bubbles: true}));
+		s.dispatchEvent(new Event("change", {bubbles: true}));
+		return "";
+	})()`)
+	if msg != "" {
+		p.t.Fatalf("choosing %q in %s: %s\n%s", label, sel, msg, p.dump(sel))
+	}
+}
+
+// submitTool clicks the tool's Call button and waits until htmx has replaced
+// the card with the server's answer.
+func (p *e2ePage) submitTool(tool string) {
+	p.t.Helper()
+	card := e2eCard(tool)
+	p.do("mark the "+tool+" card", card, chromedp.SetAttributeValue(chromedp.CSS(card), "data-e2e-stale", ""))
+	p.do("click Call "+tool, card, chromedp.Click(chromedp.CSS(card+` [data-testid="call-tool"]`)))
+	p.do("wait for the "+tool+" card to be replaced by the answer", card,
+		chromedp.WaitVisible(chromedp.CSS(card+`:not([data-e2e-stale])`)))
+}
+
+// outcome returns the card's data-outcome, or "" when it shows none.
+func (p *e2ePage) outcome(tool string) string {
+	p.t.Helper()
+	return e2eEval[string](p, "read the "+tool+" outcome", e2eCard(tool),
+		`(() => { const o = document.querySelector(`+e2eJS(e2eCard(tool)+` [data-testid="outcome"]`)+`); return o ? o.dataset.outcome : ""; })()`)
+}
+
+func (p *e2ePage) wantOutcome(tool, want string) {
+	p.t.Helper()
+	if got := p.outcome(tool); got != want {
+		p.t.Fatalf("%s outcome = %q, want %q\n%s", tool, got, want, p.dump(e2eCard(tool)))
+	}
+}
+
+// screenshot saves two PNGs into dir: NAME.png, the viewport scrolled to
+// the element matching focusSel, and NAME-full.png, the whole page.
+func (p *e2ePage) screenshot(dir, name, focusSel string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatalf("saving screenshots: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(focusSel))); err != nil {
+		p.t.Fatalf("scrolling to %s for a screenshot: %v", focusSel, err)
+	}
+	shots := []struct {
+		file string
+		shot chromedp.Action[[]byte]
+	}{
+		{name + ".png", chromedp.CaptureScreenshot()},
+		{name + "-full.png", chromedp.FullScreenshot(100)},
+	}
+	for _, s := range shots {
+		png, err := chromedp.Run(ctx, s.shot)
+		if err != nil {
+			p.t.Fatalf("taking screenshot %s: %v", s.file, err)
+		}
+		path := filepath.Join(dir, s.file)
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			p.t.Fatalf("saving the screenshot: %v", err)
+		}
+		p.t.Logf("screenshot: %s", path)
+	}
+}
+
+// e2eDOMFrame is a frame row of a traffic panel as the page shows it.
+type e2eDOMFrame struct {
+	DOMID     string `json:"domId"`
+	Direction string `json:"direction"`
+	RPCType   string `json:"rpcType"`
+	Method    string `json:"method"`
+	Body      string `json:"body"`
+}
+
+// e2eRPC is the part of a JSON-RPC message that the test reads.
+type e2eRPC struct {
+	ID     json.RawMessage `json:"id"`
+	Params struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	} `json:"params"`
+}
+
+const e2eFramesJS = `Array.from(document.querySelectorAll('#frames [data-testid="frame"]'), f => ({
+	domId: f.id,
+	direction: f.dataset.direction || "",
+	rpcType: f.dataset.rpcType || "",
+	method: f.dataset.method || "",
+	body: (f.querySelector("pre") || {textContent: ""}).textContent,
+}))`
+
+// frames returns the frame rows of the page's traffic panel.
+func (p *e2ePage) frames() []e2eDOMFrame {
+	p.t.Helper()
+	return e2eEval[[]e2eDOMFrame](p, "read the frames", "#frames", e2eFramesJS)
+}
+
+// waitFrames polls the traffic panel until cond holds, and returns the
+// frames it held then. On timeout it fails with cond's reason and a summary
+// of the panel.
+func (p *e2ePage) waitFrames(what string, cond func([]e2eDOMFrame) (bool, string)) []e2eDOMFrame {
+	p.t.Helper()
+	deadline := time.Now().Add(e2eStepTimeout)
+	for {
+		frames := p.frames()
+		ok, why := cond(frames)
+		if ok {
+			return frames
+		}
+		if time.Now().After(deadline) {
+			status := e2eEval[string](p, "read the WebSocket status", "", `(() => { const s = document.querySelector("[data-ws-status]"); return s ? s.textContent.trim() : "(no status)"; })()`)
+			p.t.Fatalf("waiting for %s: %s after %v (WebSocket status %q); the panel holds:\n%s",
+				what, why, e2eStepTimeout, status, e2eSummary(frames))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// checkFrameOrder reports frames shown twice or out of order: the panel is
+// the page's frames followed by the streamed ones, each exactly once.
+func (p *e2ePage) checkFrameOrder(frames []e2eDOMFrame) {
+	p.t.Helper()
+	var last int64
+	seen := map[int64]bool{}
+	for _, f := range frames {
+		id, err := strconv.ParseInt(strings.TrimPrefix(f.DOMID, "frame-"), 10, 64)
+		if err != nil {
+			p.t.Errorf("frame row with id %q, want frame-N", f.DOMID)
+			continue
+		}
+		if seen[id] {
+			p.t.Errorf("frame %d is shown twice", id)
+		} else if id < last {
+			p.t.Errorf("frame %d is shown after frame %d", id, last)
+		}
+		seen[id] = true
+		last = max(last, id)
+	}
+}
+
+// e2eFindToolCall finds the out/request tools/call frame that calls tool
+// with arguments.name == name, and decodes its body.
+func e2eFindToolCall(frames []e2eDOMFrame, tool, name string) (e2eRPC, bool) {
+	for _, f := range frames {
+		if f.Direction != "out" || f.RPCType != "request" || f.Method != "tools/call" {
+			continue
+		}
+		var m e2eRPC
+		if json.Unmarshal([]byte(f.Body), &m) != nil {
+			continue
+		}
+		if m.Params.Name == tool && m.Params.Arguments["name"] == name {
+			return m, true
+		}
+	}
+	return e2eRPC{}, false
+}
+
+// e2eFindResponse finds the in/result tools/call frame answering the id.
+func e2eFindResponse(frames []e2eDOMFrame, id json.RawMessage) (e2eDOMFrame, bool) {
+	for _, f := range frames {
+		if f.Direction != "in" || f.RPCType != "result" || f.Method != "tools/call" {
+			continue
+		}
+		var m e2eRPC
+		if json.Unmarshal([]byte(f.Body), &m) == nil && string(m.ID) == string(id) {
+			return f, true
+		}
+	}
+	return e2eDOMFrame{}, false
+}
+
+// e2eCountDOM counts the tools/call frames with the direction and type.
+func e2eCountDOM(frames []e2eDOMFrame, direction, rpcType string) int {
+	n := 0
+	for _, f := range frames {
+		if f.Direction == direction && f.RPCType == rpcType && f.Method == "tools/call" {
+			n++
+		}
+	}
+	return n
+}
+
+// e2eSummary lists frames one a line, with the start of their bodies.
+func e2eSummary(frames []e2eDOMFrame) string {
+	if len(frames) == 0 {
+		return "  (no frames)"
+	}
+	var b strings.Builder
+	for _, f := range frames {
+		body := strings.Join(strings.Fields(f.Body), " ")
+		if len(body) > 160 {
+			body = body[:160] + "…"
+		}
+		fmt.Fprintf(&b, "  %s %s %s %s %s\n", f.DOMID, f.Direction, f.RPCType, f.Method, body)
+	}
+	return b.String()
+}
