@@ -37,8 +37,8 @@ type Config struct {
 
 // Server is the dashboard's http.Handler. Close ends its WebSocket streams.
 type Server struct {
-	echo *echo.Echo
-	deps Deps
+	echo  *echo.Echo
+	deps  Deps
 	hosts hostPolicy
 
 	ctx    context.Context // cancelled by Close; bounds hijacked connections
