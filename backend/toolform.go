@@ -66,9 +66,8 @@ type schemaProperty struct {
 	Default     json.RawMessage   `json:"default"`
 }
 
-// ParseToolForm builds the form of an input schema. Properties keep the
-// schema's order when it can be read from the document; required ones come
-// first otherwise unchanged. An unreadable schema yields an empty form, so
+// ParseToolForm builds the form of an input schema. Fields keep the order of
+// the schema's properties. An unreadable schema yields an empty form, so
 // the raw box remains.
 func ParseToolForm(inputSchema json.RawMessage) ToolForm {
 	var doc struct {
@@ -204,6 +203,11 @@ func ArgumentsFromForm(form ToolForm, values map[string]string) (json.RawMessage
 	if raw := strings.TrimSpace(values[RawField]); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &args); err != nil {
 			errs[RawField] = "Arguments must be a JSON object: " + jsonErrorText(err)
+		} else if args == nil { // the box held null
+			errs[RawField] = "Arguments must be a JSON object, not null."
+		}
+		if args == nil {
+			args = map[string]json.RawMessage{}
 		}
 	}
 	for _, f := range form.Fields {
