@@ -150,6 +150,10 @@ func (t *stdioTransport) send(ctx context.Context, m outbound) error {
 	deadline, _ := ctx.Deadline()
 	_ = t.stdin.SetWriteDeadline(deadline) // zero means none
 	if _, err := t.stdin.Write(line); err != nil {
+		// The write fails when the process has gone. Its exit status and
+		// stderr say more than "broken pipe", so give the supervisor time to
+		// end the connection with them; callers then report that cause.
+		waitFor(t.c.done, 2*drainGrace)
 		return fmt.Errorf("write to server stdin: %w", err)
 	}
 	return nil
