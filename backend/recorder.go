@@ -31,7 +31,8 @@ type Recorder struct {
 	closeOnce sync.Once
 	mu        sync.Mutex
 	closed    bool
-	failure   error // the last write failure, nil once a write succeeds again
+	failure   error          // the last write failure, nil once a write succeeds again
+	senders   sync.WaitGroup // enqueue calls in progress; run drains after they finish
 
 	// Owned by the run goroutine.
 	nextID  int64
@@ -140,13 +141,18 @@ func (r *Recorder) Close() error {
 	return r.Failure()
 }
 
+// enqueue queues it, or reports ErrRecorderClosed; an item it accepted is
+// always processed, because run drains the queue only after every enqueue
+// in progress has finished.
 func (r *Recorder) enqueue(it recordItem) error {
 	r.mu.Lock()
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+	if r.closed {
+		r.mu.Unlock()
 		return ErrRecorderClosed
 	}
+	r.senders.Add(1)
+	r.mu.Unlock()
+	defer r.senders.Done()
 	select {
 	case r.queue <- it:
 		return nil
@@ -162,7 +168,8 @@ func (r *Recorder) run() {
 		case it := <-r.queue:
 			r.handleBatch(it)
 		case <-r.stop:
-			// Drain what was queued before Close.
+			// Drain what was queued before Close, once no enqueue can add more.
+			r.senders.Wait()
 			for {
 				select {
 				case it := <-r.queue:
