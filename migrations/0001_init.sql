@@ -33,7 +33,8 @@ CREATE INDEX sessions_server ON sessions (server_id, id);
 
 -- Every frame of every session, exactly as it travelled. time is Unix
 -- nanoseconds; rpc_type is request, notification, result, error or empty
--- for non-messages; http is a JSON document or NULL.
+-- for non-messages; http is a JSON document (its headers encrypted by the
+-- store) or NULL.
 CREATE TABLE frames (
     id         INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,

@@ -47,13 +47,9 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 	}
 	defer fstmt.Close()
 	for _, f := range frames {
-		var httpJSON sql.NullString
-		if f.HTTP != nil {
-			b, err := json.Marshal(f.HTTP)
-			if err != nil {
-				return fmt.Errorf("store: frame http info: %w", err)
-			}
-			httpJSON = sql.NullString{String: string(b), Valid: true}
+		httpJSON, err := d.encodeHTTP(f.HTTP)
+		if err != nil {
+			return fmt.Errorf("store: frame %d http info: %w", f.ID, err)
 		}
 		body := f.Body
 		if body == nil {
@@ -105,13 +101,62 @@ func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int
 			Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
 			Body: r.Body, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
 		}
-		if r.HTTP.Valid {
-			f.HTTP = new(mcpclient.HTTPInfo)
-			if err := json.Unmarshal([]byte(r.HTTP.String), f.HTTP); err != nil {
-				return nil, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
-			}
+		if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {
+			return nil, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
 		}
 		out[i] = f
 	}
 	return out, nil
+}
+
+// storedHTTP is the http column: HTTPInfo with its headers encrypted, since
+// request headers carry the server's credentials.
+type storedHTTP struct {
+	Method  string `json:"method,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Status  int    `json:"status,omitempty"`
+	EventID string `json:"eventId,omitempty"`
+	Header  string `json:"header,omitempty"` // sealed JSON of the header map
+}
+
+func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
+	if info == nil {
+		return sql.NullString{}, nil
+	}
+	st := storedHTTP{Method: info.Method, URL: info.URL, Status: info.Status, EventID: info.EventID}
+	if len(info.Header) > 0 {
+		plain, err := json.Marshal(info.Header)
+		if err != nil {
+			return sql.NullString{}, err
+		}
+		if st.Header, err = d.seal(plain); err != nil {
+			return sql.NullString{}, err
+		}
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return sql.NullString{}, err
+	}
+	return sql.NullString{String: string(b), Valid: true}, nil
+}
+
+func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
+	if !col.Valid {
+		return nil, nil
+	}
+	var st storedHTTP
+	if err := json.Unmarshal([]byte(col.String), &st); err != nil {
+		return nil, err
+	}
+	info := &mcpclient.HTTPInfo{Method: st.Method, URL: st.URL, Status: st.Status, EventID: st.EventID}
+	if st.Header != "" {
+		plain, err := d.open(st.Header)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(plain, &info.Header); err != nil {
+			return nil, err
+		}
+	}
+	return info, nil
 }
