@@ -68,17 +68,22 @@ func (s *Server) sameOrigin(origin string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Path == "" && s.hosts.allows(u.Host)
 }
 
-// isAPIRequest skips CSRF tokens for JSON API calls: browsers cannot send a
-// cross-site application/json POST without a CORS preflight, which is never
-// granted, and the Origin check above refuses the rest.
+// isAPIRequest skips CSRF tokens for JSON API calls from scripts. Browsers
+// cannot send a cross-site application/json POST without a CORS preflight,
+// which is never granted; a browser's cross-site request without a body
+// carries Sec-Fetch-Site (and Origin, refused above). Other API writes need
+// the token.
 func isAPIRequest(c echo.Context) bool {
 	r := c.Request()
 	if !strings.HasPrefix(r.URL.Path, "/api/") {
 		return false
 	}
-	if r.Method == http.MethodGet || r.Method == http.MethodDelete {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+		return false
+	}
+	if r.Method == http.MethodGet || r.ContentLength == 0 {
 		return true
 	}
-	ct := r.Header.Get(echo.HeaderContentType)
-	return strings.HasPrefix(ct, echo.MIMEApplicationJSON)
+	return strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON)
 }
