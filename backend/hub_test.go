@@ -1,0 +1,170 @@
+package backend_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// receive returns the next event of sub, failing after a second.
+func receive(t *testing.T, sub *backend.Subscription) (backend.Event, bool) {
+	t.Helper()
+	select {
+	case ev, ok := <-sub.C:
+		return ev, ok
+	case <-time.After(time.Second):
+		t.Fatal("no event within a second")
+		return backend.Event{}, false
+	}
+}
+
+// assertNothing fails if sub has an event or is closed.
+func assertNothing(t *testing.T, sub *backend.Subscription) {
+	t.Helper()
+	select {
+	case ev, ok := <-sub.C:
+		t.Errorf("unexpected receive: %+v (open %v)", ev, ok)
+	default:
+	}
+}
+
+func framesEvent(sessionID int64, ids ...int64) backend.Event {
+	ev := backend.Event{SessionID: sessionID}
+	for _, id := range ids {
+		ev.Frames = append(ev.Frames, backend.Frame{ID: id, SessionID: sessionID})
+	}
+	return ev
+}
+
+func TestHubFansOutToEverySubscriberOfTheSession(t *testing.T) {
+	hub := backend.NewHub(8)
+	subs := []*backend.Subscription{hub.Subscribe(1), hub.Subscribe(1), hub.Subscribe(1)}
+	other := hub.Subscribe(2)
+	for _, s := range append(subs, other) {
+		defer s.Close()
+	}
+
+	hub.Publish(framesEvent(1, 10, 11))
+	hub.Publish(backend.Event{SessionID: 1, Session: &backend.Session{ID: 1, Status: backend.SessionClosed}})
+	hub.Publish(framesEvent(3, 99)) // nobody listens: must not block or panic
+
+	for i, s := range subs {
+		ev, ok := receive(t, s)
+		if !ok || ev.SessionID != 1 || len(ev.Frames) != 2 || ev.Frames[0].ID != 10 || ev.Frames[1].ID != 11 {
+			t.Errorf("subscriber %d: first event %+v (open %v)", i, ev, ok)
+		}
+		ev, ok = receive(t, s)
+		if !ok || ev.Session == nil || ev.Session.Status != backend.SessionClosed {
+			t.Errorf("subscriber %d: second event %+v (open %v)", i, ev, ok)
+		}
+		assertNothing(t, s)
+		if s.Dropped() {
+			t.Errorf("subscriber %d dropped", i)
+		}
+	}
+	assertNothing(t, other)
+}
+
+func TestHubCutsOffASlowSubscriber(t *testing.T) {
+	const buffer, events = 2, 10
+	hub := backend.NewHub(buffer)
+	fast := hub.Subscribe(1)
+	defer fast.Close()
+	slow := hub.Subscribe(1)
+	defer slow.Close()
+
+	for i := range events {
+		hub.Publish(framesEvent(1, int64(i+1)))
+		// The fast viewer keeps up: it reads each event as it comes.
+		ev, ok := receive(t, fast)
+		if !ok || ev.Frames[0].ID != int64(i+1) {
+			t.Fatalf("fast subscriber: event %d = %+v (open %v)", i, ev, ok)
+		}
+	}
+	if fast.Dropped() {
+		t.Error("fast subscriber was dropped")
+	}
+	if !slow.Dropped() {
+		t.Fatal("slow subscriber was not dropped")
+	}
+	// The slow viewer still gets what fit in its buffer, then the end.
+	for i := range buffer {
+		ev, ok := receive(t, slow)
+		if !ok || ev.Frames[0].ID != int64(i+1) {
+			t.Errorf("slow subscriber: buffered event %d = %+v (open %v)", i, ev, ok)
+		}
+	}
+	if _, ok := receive(t, slow); ok {
+		t.Error("slow subscriber's channel not closed after the buffered events")
+	}
+	// Cut off for good: later events go to the others only.
+	hub.Publish(framesEvent(1, 100))
+	if ev, ok := receive(t, fast); !ok || ev.Frames[0].ID != 100 {
+		t.Errorf("fast subscriber after the cut: %+v (open %v)", ev, ok)
+	}
+	slow.Close() // after a drop, Close is harmless
+	if !slow.Dropped() {
+		t.Error("Dropped changed after Close")
+	}
+}
+
+func TestSubscriptionCloseIsIdempotent(t *testing.T) {
+	hub := backend.NewHub(0)
+	sub := hub.Subscribe(7)
+	keep := hub.Subscribe(7)
+	defer keep.Close()
+	sub.Close()
+	sub.Close()
+	if _, ok := <-sub.C; ok {
+		t.Error("C not closed after Close")
+	}
+	if sub.Dropped() {
+		t.Error("a closed subscription reports Dropped")
+	}
+	hub.Publish(framesEvent(7, 1)) // must not send on the closed channel
+	if ev, ok := receive(t, keep); !ok || ev.Frames[0].ID != 1 {
+		t.Errorf("remaining subscriber: %+v (open %v)", ev, ok)
+	}
+	// A new subscription to the same session after everyone left works.
+	keep.Close()
+	again := hub.Subscribe(7)
+	defer again.Close()
+	hub.Publish(framesEvent(7, 2))
+	if ev, ok := receive(t, again); !ok || ev.Frames[0].ID != 2 {
+		t.Errorf("resubscribed: %+v (open %v)", ev, ok)
+	}
+}
+
+func TestHubConcurrentUse(t *testing.T) {
+	hub := backend.NewHub(4)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for p := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				hub.Publish(framesEvent(int64(p%2), int64(i)))
+			}
+		}()
+	}
+	for i := range 200 {
+		s := hub.Subscribe(int64(i % 2))
+		select {
+		case <-s.C:
+		default:
+		}
+		_ = s.Dropped()
+		s.Close()
+		s.Close()
+	}
+	close(stop)
+	wg.Wait()
+}

@@ -1,0 +1,72 @@
+package backend_test
+
+import (
+	"testing"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+func TestRegistryValidatesBeforeSaving(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	_, err := e.reg.Create(ctx, backend.Server{Name: "", Transport: backend.TransportStdio})
+	if backend.ErrorCodeOf(err) != backend.EInvalid {
+		t.Errorf("Create(invalid) = %v, want EInvalid", err)
+	}
+	id := e.MustServer(t, backend.Server{Name: "ok", Transport: backend.TransportStdio, Command: "x"})
+	bad := backend.Server{ID: id, Name: "ok", Transport: backend.TransportHTTP, URL: "not a url"}
+	if err := e.reg.Update(ctx, bad); backend.ErrorCodeOf(err) != backend.EInvalid {
+		t.Errorf("Update(invalid) = %v, want EInvalid", err)
+	}
+	if s, _ := e.reg.Get(ctx, id); s.Transport != backend.TransportStdio {
+		t.Errorf("an invalid update was saved: %+v", s)
+	}
+	if list, err := e.reg.List(ctx); err != nil || len(list) != 1 {
+		t.Errorf("List = %+v, %v", list, err)
+	}
+	if err := e.reg.Delete(ctx, 9999); backend.ErrorCodeOf(err) != backend.ENotFound {
+		t.Errorf("Delete(missing) = %v, want ENotFound", err)
+	}
+}
+
+func TestRegistrySeedDemo(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	demo := backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "/usr/local/bin/playground", Args: []string{"demo-server"}}
+
+	if err := e.reg.SeedDemo(ctx, demo); err != nil {
+		t.Fatalf("SeedDemo: %v", err)
+	}
+	list, _ := e.reg.List(ctx)
+	if len(list) != 1 || list[0].Name != "Demo server" {
+		t.Fatalf("after seeding: %+v", list)
+	}
+	if err := e.reg.SeedDemo(ctx, demo); err != nil {
+		t.Fatalf("second SeedDemo: %v", err)
+	}
+	if list, _ := e.reg.List(ctx); len(list) != 1 {
+		t.Errorf("seeded twice: %+v", list)
+	}
+	// Once deleted, the demo stays deleted.
+	if err := e.reg.Delete(ctx, list[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.reg.SeedDemo(ctx, demo); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := e.reg.List(ctx); len(list) != 0 {
+		t.Errorf("a deleted demo came back: %+v", list)
+	}
+
+	t.Run("name already taken by the user", func(t *testing.T) {
+		e := MustEnv(t)
+		e.MustServer(t, backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "mine"})
+		if err := e.reg.SeedDemo(ctx, demo); err != nil {
+			t.Fatalf("SeedDemo with the name taken: %v", err)
+		}
+		list, _ := e.reg.List(ctx)
+		if len(list) != 1 || list[0].Command != "mine" {
+			t.Errorf("the user's server was replaced: %+v", list)
+		}
+	})
+}

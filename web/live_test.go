@@ -1,0 +1,189 @@
+package web_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// dialLive opens the live stream of a session with origin (none when "").
+func (d *dashboard) dialLive(t *testing.T, sessionID, after int64, origin string) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	u := fmt.Sprintf("ws://%s/sessions/%d/live?after=%d", d.Host, sessionID, after)
+	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, u, h)
+	if conn != nil {
+		t.Cleanup(func() { conn.Close() })
+	}
+	return conn, resp, err
+}
+
+var frameIDs = regexp.MustCompile(`id="frame-(\d+)"`)
+
+// liveReader reads fragments and remembers the frame ids they carried.
+type liveReader struct {
+	conn *websocket.Conn
+	seen map[int64]bool
+	last int64
+}
+
+// until reads messages until one satisfies done, failing on timeout,
+// duplicate frames or frames out of order.
+func (lr *liveReader) until(t *testing.T, what string, done func(msg string) bool) string {
+	t.Helper()
+	lr.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, b, err := lr.conn.ReadMessage()
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		msg := string(b)
+		for _, m := range frameIDs.FindAllStringSubmatch(msg, -1) {
+			id, _ := strconv.ParseInt(m[1], 10, 64)
+			if lr.seen[id] {
+				t.Errorf("frame %d streamed twice", id)
+			}
+			if id <= lr.last {
+				t.Errorf("frame %d streamed after frame %d", id, lr.last)
+			}
+			lr.seen[id], lr.last = true, id
+		}
+		if done(msg) {
+			return msg
+		}
+	}
+}
+
+func TestLiveStream(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, srv.ID)
+
+	t.Run("foreign origin refused", func(t *testing.T) {
+		for _, origin := range []string{"http://evil.example", "null", "http://127.0.0.1:1"} {
+			conn, resp, err := d.dialLive(t, sess.ID, 0, origin)
+			if err == nil {
+				conn.Close()
+				t.Errorf("Origin %q: upgrade accepted", origin)
+				continue
+			}
+			if !errors.Is(err, websocket.ErrBadHandshake) || resp == nil || resp.StatusCode != http.StatusForbidden {
+				t.Errorf("Origin %q: %v (response %+v), want a 403 handshake failure", origin, err, resp)
+			}
+		}
+	})
+
+	t.Run("missing session", func(t *testing.T) {
+		_, resp, err := d.dialLive(t, 999, 0, d.URL)
+		if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
+			t.Errorf("live stream of a missing session: %v %+v", err, resp)
+		}
+	})
+
+	t.Run("backlog then live frames", func(t *testing.T) {
+		conn, _, err := d.dialLive(t, sess.ID, 0, d.URL)
+		if err != nil {
+			t.Fatalf("dial with our own origin: %v", err)
+		}
+		lr := &liveReader{conn: conn, seen: map[int64]bool{}}
+		lr.until(t, "the initialize backlog", func(msg string) bool {
+			return strings.Contains(msg, `data-method="initialize"`) && strings.Contains(msg, `data-rpc-type="result"`)
+		})
+
+		r := d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/sessions/%d/requests", sess.ID),
+			map[string]any{"method": "tools/call", "params": map[string]any{"name": "echo", "arguments": map[string]any{"text": "live!"}}}, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("call: %d %s", r.Status, r.Body)
+		}
+		var sawRequest, sawResult bool
+		lr.until(t, "the tools/call request and result", func(msg string) bool {
+			if strings.Contains(msg, `data-method="tools/call"`) {
+				if !strings.Contains(msg, `data-testid="frame"`) {
+					t.Errorf("fragment without frame rows: %s", msg)
+				}
+				sawRequest = sawRequest || strings.Contains(msg, `data-rpc-type="request"`)
+				sawResult = sawResult || strings.Contains(msg, `data-rpc-type="result"`)
+			}
+			return sawRequest && sawResult
+		})
+
+		// Closing the session pushes its new state.
+		if r := d.api(t, http.MethodDelete, fmt.Sprintf("/api/v1/sessions/%d", sess.ID), nil, nil); r.Status != http.StatusNoContent {
+			t.Fatalf("close: %d", r.Status)
+		}
+		msg := lr.until(t, "the closed status", func(msg string) bool { return strings.Contains(msg, `data-testid="session-status"`) })
+		if !strings.Contains(msg, "closed") || !strings.Contains(msg, "closed by the user") {
+			t.Errorf("status fragment: %s", msg)
+		}
+	})
+}
+
+func TestLiveStreamResumesAfterAnID(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, srv.ID)
+	frames := waitFrames(t, d, sess.ID, func(fs []apiFrame) bool { return len(fs) >= 2 })
+	last := frames[len(frames)-1].ID
+
+	conn, _, err := d.dialLive(t, sess.ID, last, "") // no Origin: not a browser
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := &liveReader{conn: conn, seen: map[int64]bool{}, last: last}
+	d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/sessions/%d/requests", sess.ID), map[string]any{"method": "ping"}, nil)
+	msg := lr.until(t, "the ping", func(msg string) bool { return strings.Contains(msg, `data-method="ping"`) })
+	for _, f := range frames {
+		if strings.Contains(msg, fmt.Sprintf(`id="frame-%d"`, f.ID)) {
+			t.Errorf("frame %d (before ?after=%d) streamed again", f.ID, last)
+		}
+	}
+}
+
+func TestLiveStreamEndsOnClose(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, srv.ID)
+	conn, _, err := d.dialLive(t, sess.ID, 0, d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := &liveReader{conn: conn, seen: map[int64]bool{}}
+	lr.until(t, "the backlog", func(msg string) bool { return strings.Contains(msg, `data-method="initialize"`) })
+
+	done := make(chan struct{})
+	go func() {
+		d.web.Close()
+		d.web.Close() // idempotent
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Server.Close did not return with a viewer connected")
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, _, err := conn.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
+			t.Errorf("stream ended with %v, want a going-away close", err)
+		}
+		break
+	}
+}

@@ -1,0 +1,296 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/web"
+)
+
+// roleEnv makes the test binary act as an MCP server over stdio instead of
+// running the tests: "sdk" runs newSDKServer.
+const roleEnv = "WEB_TEST_ROLE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(roleEnv) == "sdk" {
+		if err := newSDKServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type echoArgs struct {
+	Text string `json:"text"`
+}
+
+// newSDKServer returns an official Go SDK server with one tool, echo.
+func newSDKServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes <b>text</b>"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	return s
+}
+
+// MustSDKHTTPServer serves newSDKServer over Streamable HTTP on loopback
+// and returns its MCP URL. If headers is not nil, each request's headers
+// are stored there.
+func MustSDKHTTPServer(tb testing.TB, headers chan<- http.Header) string {
+	tb.Helper()
+	server := newSDKServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if headers != nil {
+			select {
+			case headers <- r.Header.Clone():
+			default:
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	tb.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	return ts.URL + "/mcp"
+}
+
+// dashboard is the web app over a real store, recorder, pool and a
+// loopback listener.
+type dashboard struct {
+	URL    string // http://127.0.0.1:port
+	Host   string // 127.0.0.1:port
+	db     *store.DB
+	hub    *backend.Hub
+	rec    *backend.Recorder
+	pool   *backend.Pool
+	reg    *backend.Registry
+	web    *web.Server
+	client *http.Client // keeps cookies, does not follow redirects
+}
+
+// MustDashboard starts the dashboard on a temp-file database. When the
+// test ends it shuts down in the order the binary does.
+func MustDashboard(tb testing.TB) *dashboard {
+	tb.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "playground.db"))
+	if err != nil {
+		tb.Fatalf("store.Open: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	hub := backend.NewHub(0)
+	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { rec.Close() })
+	pool := backend.NewPool(db, db, rec, hub, log, mcpclient.Implementation{Name: "playground-test", Version: "0"})
+	tb.Cleanup(pool.Close)
+	reg := backend.NewRegistry(db, db, pool)
+
+	ts := httptest.NewUnstartedServer(nil)
+	host := ts.Listener.Addr().String()
+	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Log: log})
+	ts.Config.Handler = h
+	ts.Start()
+	tb.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	tb.Cleanup(h.Close)
+
+	jar, _ := newJar()
+	client := &http.Client{
+		Jar:           jar,
+		Timeout:       20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &dashboard{URL: "http://" + host, Host: host, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
+}
+
+// response is a read HTTP response.
+type response struct {
+	Status int
+	Header http.Header
+	Body   string
+}
+
+// do sends req and reads the whole response.
+func (d *dashboard) do(tb testing.TB, req *http.Request) response {
+	tb.Helper()
+	resp, err := d.client.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
+	}
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: string(body)}
+}
+
+// newRequest builds a request for path on the dashboard.
+func (d *dashboard) newRequest(tb testing.TB, method, path string, body io.Reader) *http.Request {
+	tb.Helper()
+	req, err := http.NewRequest(method, d.URL+path, body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req
+}
+
+// get fetches path.
+func (d *dashboard) get(tb testing.TB, path string) response {
+	tb.Helper()
+	return d.do(tb, d.newRequest(tb, http.MethodGet, path, nil))
+}
+
+// postForm posts form values to path as a browser form would.
+func (d *dashboard) postForm(tb testing.TB, path string, values url.Values) response {
+	tb.Helper()
+	req := d.newRequest(tb, http.MethodPost, path, strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return d.do(tb, req)
+}
+
+var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// MustCSRF loads a page with a form and returns its CSRF token; the client
+// keeps the matching cookie.
+func (d *dashboard) MustCSRF(tb testing.TB) string {
+	tb.Helper()
+	r := d.get(tb, "/servers/new")
+	if r.Status != http.StatusOK {
+		tb.Fatalf("GET /servers/new: %d", r.Status)
+	}
+	m := csrfField.FindStringSubmatch(r.Body)
+	if m == nil {
+		tb.Fatalf("no CSRF field in the form:\n%s", r.Body)
+	}
+	return m[1]
+}
+
+// api sends a JSON API request and decodes the JSON answer into out (if not nil).
+func (d *dashboard) api(tb testing.TB, method, path string, in any, out any) response {
+	tb.Helper()
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req := d.newRequest(tb, method, path, body)
+	if method != http.MethodGet {
+		// Scripts declare JSON even without a body: a POST without it
+		// is treated as a browser form and must carry a CSRF token.
+		req.Header.Set("Content-Type", "application/json")
+	}
+	r := d.do(tb, req)
+	if out != nil && r.Body != "" {
+		if err := json.Unmarshal([]byte(r.Body), out); err != nil {
+			tb.Fatalf("%s %s: %d %q is not the expected JSON: %v", method, path, r.Status, r.Body, err)
+		}
+	}
+	return r
+}
+
+// apiServer is a server as the API returns it.
+type apiServer struct {
+	ID          int64    `json:"id"`
+	Name        string   `json:"name"`
+	Transport   string   `json:"transport"`
+	URL         string   `json:"url"`
+	Command     string   `json:"command"`
+	EnvNames    []string `json:"envNames"`
+	HeaderNames []string `json:"headerNames"`
+}
+
+type apiSession struct {
+	ID              int64  `json:"id"`
+	ServerID        int64  `json:"serverId"`
+	ServerName      string `json:"serverName"`
+	Status          string `json:"status"`
+	CloseReason     string `json:"closeReason"`
+	ProtocolVersion string `json:"protocolVersion"`
+	PeerName        string `json:"peerName"`
+}
+
+type apiError struct {
+	Error   string            `json:"error"`
+	Fields  map[string]string `json:"fields"`
+	Session *apiSession       `json:"session"`
+}
+
+type apiFrame struct {
+	ID        int64           `json:"id"`
+	Direction string          `json:"direction"`
+	Kind      string          `json:"kind"`
+	RPCType   string          `json:"rpcType"`
+	RPCID     json.RawMessage `json:"rpcId"`
+	Method    string          `json:"method"`
+	Body      json.RawMessage `json:"body"`
+	BodyText  string          `json:"bodyText"`
+	HTTP      json.RawMessage `json:"http"`
+	PairID    int64           `json:"pairId"`
+	LatencyMS float64         `json:"latencyMs"`
+}
+
+// MustAPIServer registers a server through the API.
+func (d *dashboard) MustAPIServer(tb testing.TB, in map[string]any) apiServer {
+	tb.Helper()
+	var out apiServer
+	if r := d.api(tb, http.MethodPost, "/api/v1/servers", in, &out); r.Status != http.StatusCreated {
+		tb.Fatalf("create server: %d %s", r.Status, r.Body)
+	}
+	return out
+}
+
+// MustAPISession opens a session through the API.
+func (d *dashboard) MustAPISession(tb testing.TB, serverID int64) apiSession {
+	tb.Helper()
+	var out apiSession
+	if r := d.api(tb, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", serverID), nil, &out); r.Status != http.StatusCreated {
+		tb.Fatalf("open session: %d %s", r.Status, r.Body)
+	}
+	return out
+}
+
+// sdkStdioServer registers a stdio server that re-runs this test binary
+// as newSDKServer.
+func sdkStdioServer(name string) map[string]any {
+	return map[string]any{"name": name, "transport": "stdio", "command": os.Args[0],
+		"env": map[string]string{roleEnv: "sdk", "GORACE": "atexit_sleep_ms=0"}}
+}
+
+func newJar() (*cookiejar.Jar, error) { return cookiejar.New(nil) }

@@ -1,0 +1,209 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestHostCheck(t *testing.T) {
+	d := MustDashboard(t)
+	_, port, _ := strings.Cut(d.Host, ":")
+	tests := []struct {
+		name   string
+		path   string
+		host   string
+		status int
+	}{
+		{"listen address", "/", d.Host, http.StatusOK},
+		{"localhost alias", "/", "localhost:" + port, http.StatusOK},
+		{"localhost alias upper case", "/", "LOCALHOST:" + port, http.StatusOK},
+		{"IPv6 loopback alias", "/", "[::1]:" + port, http.StatusOK},
+		{"rebinding name", "/", "evil.example", http.StatusMisdirectedRequest},
+		{"rebinding name with our port", "/", "evil.example:" + port, http.StatusMisdirectedRequest},
+		{"loopback on another port", "/", "127.0.0.1:1", http.StatusMisdirectedRequest},
+		{"loopback without port", "/", "127.0.0.1", http.StatusMisdirectedRequest},
+		{"API", "/api/v1/servers", "evil.example", http.StatusMisdirectedRequest},
+		{"static files", "/static/app.css", "evil.example", http.StatusMisdirectedRequest},
+		{"live stream", "/sessions/1/live", "evil.example", http.StatusMisdirectedRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := d.newRequest(t, http.MethodGet, tt.path, nil)
+			req.Host = tt.host
+			r := d.do(t, req)
+			if r.Status != tt.status {
+				t.Errorf("GET %s with Host %q = %d, want %d: %s", tt.path, tt.host, r.Status, tt.status, r.Body)
+			}
+		})
+	}
+
+	t.Run("refused POST changes nothing", func(t *testing.T) {
+		req := d.newRequest(t, http.MethodPost, "/api/v1/servers", strings.NewReader(`{"name":"x","transport":"stdio","command":"true"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = "evil.example"
+		if r := d.do(t, req); r.Status != http.StatusMisdirectedRequest {
+			t.Errorf("status %d", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+}
+
+func TestOriginCheck(t *testing.T) {
+	d := MustDashboard(t)
+	_, port, _ := strings.Cut(d.Host, ":")
+	tests := []struct {
+		name   string
+		origin string
+		status int
+	}{
+		{"none", "", http.StatusOK},
+		{"same origin", d.URL, http.StatusOK},
+		{"loopback alias", "http://localhost:" + port, http.StatusOK},
+		{"foreign site", "http://evil.example", http.StatusForbidden},
+		{"foreign site on our port", "http://evil.example:" + port, http.StatusForbidden},
+		{"opaque origin", "null", http.StatusForbidden},
+		{"other port", "http://127.0.0.1:1", http.StatusForbidden},
+		{"not an origin", "javascript:alert(1)", http.StatusForbidden},
+		{"origin with a path", d.URL + "/x", http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := d.newRequest(t, http.MethodGet, "/", nil)
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			if r := d.do(t, req); r.Status != tt.status {
+				t.Errorf("Origin %q: status %d, want %d", tt.origin, r.Status, tt.status)
+			}
+		})
+	}
+
+	t.Run("cross-origin JSON API write refused", func(t *testing.T) {
+		req := d.newRequest(t, http.MethodPost, "/api/v1/servers", strings.NewReader(`{"name":"x","transport":"stdio","command":"true"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://evil.example")
+		if r := d.do(t, req); r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+
+	t.Run("same-origin JSON API write accepted", func(t *testing.T) {
+		req := d.newRequest(t, http.MethodPost, "/api/v1/servers", strings.NewReader(`{"name":"x","transport":"stdio","command":"true"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", d.URL)
+		if r := d.do(t, req); r.Status != http.StatusCreated {
+			t.Errorf("status %d, want 201: %s", r.Status, r.Body)
+		}
+		assertServerCount(t, d, 1)
+	})
+}
+
+func TestCSRF(t *testing.T) {
+	valid := func(name string) url.Values {
+		return url.Values{"name": {name}, "transport": {"stdio"}, "command": {"/bin/true"}}
+	}
+	t.Run("no token, no cookie", func(t *testing.T) {
+		d := MustDashboard(t)
+		r := d.postForm(t, "/servers", valid("a"))
+		if r.Status != http.StatusBadRequest && r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 400 or 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("cookie but no token", func(t *testing.T) {
+		d := MustDashboard(t)
+		d.MustCSRF(t)
+		r := d.postForm(t, "/servers", valid("a"))
+		if r.Status != http.StatusBadRequest && r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 400 or 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("wrong token", func(t *testing.T) {
+		d := MustDashboard(t)
+		d.MustCSRF(t)
+		v := valid("a")
+		v.Set("_csrf", "forged")
+		if r := d.postForm(t, "/servers", v); r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("token without its cookie", func(t *testing.T) {
+		d := MustDashboard(t)
+		token := d.MustCSRF(t)
+		d.client.Jar, _ = newJar()
+		v := valid("a")
+		v.Set("_csrf", token)
+		if r := d.postForm(t, "/servers", v); r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("cross-site fetch metadata", func(t *testing.T) {
+		d := MustDashboard(t)
+		req := d.newRequest(t, http.MethodPost, "/servers", strings.NewReader(valid("a").Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if r := d.do(t, req); r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("form-encoded API request needs a token", func(t *testing.T) {
+		d := MustDashboard(t)
+		req := d.newRequest(t, http.MethodPost, "/api/v1/servers", strings.NewReader(`{"name":"a","transport":"stdio","command":"true"}`))
+		req.Header.Set("Content-Type", "text/plain") // what a cross-site form can send without preflight
+		if r := d.do(t, req); r.Status != http.StatusBadRequest && r.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 400 or 403", r.Status)
+		}
+		assertServerCount(t, d, 0)
+	})
+	t.Run("token in the form", func(t *testing.T) {
+		d := MustDashboard(t)
+		v := valid("a")
+		v.Set("_csrf", d.MustCSRF(t))
+		r := d.postForm(t, "/servers", v)
+		if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/servers/") {
+			t.Fatalf("status %d Location %q, want 303 to the server: %s", r.Status, r.Header.Get("Location"), r.Body)
+		}
+		assertServerCount(t, d, 1)
+		if page := d.get(t, r.Header.Get("Location")); page.Status != http.StatusOK || !strings.Contains(page.Body, ">a<") {
+			t.Errorf("server page after create: %d", page.Status)
+		}
+	})
+	t.Run("token in the htmx header", func(t *testing.T) {
+		d := MustDashboard(t)
+		token := d.MustCSRF(t)
+		req := d.newRequest(t, http.MethodPost, "/servers", strings.NewReader(valid("b").Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-CSRF-Token", token)
+		if r := d.do(t, req); r.Status != http.StatusSeeOther {
+			t.Errorf("status %d, want 303: %s", r.Status, r.Body)
+		}
+		assertServerCount(t, d, 1)
+	})
+	t.Run("cookie is strict and http-only", func(t *testing.T) {
+		d := MustDashboard(t)
+		r := d.get(t, "/servers/new")
+		c := r.Header.Get("Set-Cookie")
+		if !strings.Contains(c, "playground_csrf=") || !strings.Contains(c, "HttpOnly") || !strings.Contains(c, "SameSite=Strict") {
+			t.Errorf("Set-Cookie = %q", c)
+		}
+	})
+}
+
+// assertServerCount checks how many servers are registered.
+func assertServerCount(t *testing.T, d *dashboard, want int) {
+	t.Helper()
+	var list []apiServer
+	if r := d.api(t, http.MethodGet, "/api/v1/servers", nil, &list); r.Status != http.StatusOK {
+		t.Fatalf("list servers: %d %s", r.Status, r.Body)
+	}
+	if len(list) != want {
+		t.Errorf("%d servers registered, want %d: %+v", len(list), want, list)
+	}
+}

@@ -1,0 +1,143 @@
+package web_test
+
+import (
+	"html"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestServerFormValidation(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	form := func(kv ...string) url.Values {
+		v := url.Values{"_csrf": {token}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	// A server to collide with.
+	if r := d.postForm(t, "/servers", form("name", "taken", "transport", "stdio", "command", "/bin/true")); r.Status != http.StatusSeeOther {
+		t.Fatalf("creating the first server: %d %s", r.Status, r.Body)
+	}
+
+	tests := []struct {
+		name    string
+		values  url.Values
+		errors  []string // data-testid="error-<field>" expected
+		message string   // substring of the error messages shown
+	}{
+		{"empty", form("transport", "stdio"), []string{"name", "command"}, "Name is required"},
+		{"bad name", form("name", "a/b", "transport", "stdio", "command", "x"), []string{"name"}, "letters, digits"},
+		{"no transport", form("name", "ok", "command", "x"), []string{"transport"}, "Choose stdio or http"},
+		{"env line without =", form("name", "ok", "transport", "stdio", "command", "x", "env", "GOOD=1\nBROKEN"), []string{"env"}, "BROKEN"},
+		{"env error reported with the others", form("transport", "stdio", "env", "BROKEN"), []string{"name", "command", "env"}, ""},
+		{"bad env name", form("name", "ok", "transport", "stdio", "command", "x", "env", "1BAD=x"), []string{"env"}, "1BAD"},
+		{"bad url", form("name", "ok", "transport", "http", "url", "ftp://x"), []string{"url"}, "http://"},
+		{"header line without colon", form("name", "ok", "transport", "http", "url", "http://127.0.0.1:1/mcp", "headers", "Authorization Bearer x"), []string{"headers"}, "name:value"},
+		{"bad header name", form("name", "ok", "transport", "http", "url", "http://127.0.0.1:1/mcp", "headers", "Bad Header: x"), []string{"headers"}, "Bad Header"},
+		{"duplicate name", form("name", "taken", "transport", "stdio", "command", "x"), []string{"name"}, "already taken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := d.postForm(t, "/servers", tt.values)
+			if r.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d, want 422: %s", r.Status, r.Body)
+			}
+			if !strings.Contains(r.Body, `data-testid="server-form"`) || !strings.Contains(r.Body, `data-testid="form-error"`) {
+				t.Error("the form was not re-rendered with its error banner")
+			}
+			for _, f := range tt.errors {
+				if !strings.Contains(r.Body, `data-testid="error-`+f+`"`) {
+					t.Errorf("no error shown for %q", f)
+				}
+			}
+			if n := strings.Count(r.Body, `class="field-error"`); n != len(tt.errors) {
+				t.Errorf("%d field errors shown, want %d", n, len(tt.errors))
+			}
+			if tt.message != "" && !strings.Contains(html.UnescapeString(r.Body), tt.message) {
+				t.Errorf("message %q not shown", tt.message)
+			}
+			// What was typed is kept.
+			if name := tt.values.Get("name"); name != "" && !strings.Contains(r.Body, `value="`+html.EscapeString(name)+`"`) {
+				t.Errorf("typed name %q not kept in the form", name)
+			}
+			// A fresh token comes with the re-rendered form.
+			if !csrfField.MatchString(r.Body) {
+				t.Error("no CSRF field in the re-rendered form")
+			}
+		})
+	}
+	assertServerCount(t, d, 1)
+
+	t.Run("markup in fields is escaped", func(t *testing.T) {
+		evil := `<script>alert(1)</script>`
+		r := d.postForm(t, "/servers", form("name", evil, "transport", "stdio", "command", evil))
+		if r.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("status %d", r.Status)
+		}
+		if strings.Contains(r.Body, evil) {
+			t.Error("user input rendered unescaped")
+		}
+	})
+}
+
+func TestServerFormCreateAndEdit(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	r := d.postForm(t, "/servers", url.Values{"_csrf": {token}, "name": {"  spaced  "}, "transport": {"stdio"},
+		"command": {" node "}, "args": {"dist/index.js\r\n\r\n stdio \n"}, "env": {"A=1\nB = two words"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	loc := r.Header.Get("Location")
+	var list []apiServer
+	d.api(t, http.MethodGet, "/api/v1/servers", nil, &list)
+	if len(list) != 1 || list[0].Name != "spaced" || list[0].Command != "node" {
+		t.Fatalf("servers = %+v", list)
+	}
+	srv, err := d.reg.Get(t.Context(), list[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(srv.Args, "|") != "dist/index.js|stdio" || srv.Env["A"] != "1" || srv.Env["B"] != "two words" {
+		t.Errorf("stored args %q env %v", srv.Args, srv.Env)
+	}
+
+	edit := d.get(t, loc+"/edit")
+	if edit.Status != http.StatusOK || !strings.Contains(edit.Body, `value="spaced"`) || !strings.Contains(edit.Body, "dist/index.js\nstdio") {
+		t.Errorf("edit form: %d\n%s", edit.Status, edit.Body)
+	}
+	r = d.postForm(t, loc, url.Values{"_csrf": {token}, "name": {"renamed"}, "transport": {"http"}, "url": {"http://127.0.0.1:9/mcp"},
+		"headers": {"X-Api-Key: k1"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != loc {
+		t.Fatalf("update: %d %q %s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	srv, _ = d.reg.Get(t.Context(), list[0].ID)
+	if srv.Name != "renamed" || srv.Transport != "http" || srv.URL != "http://127.0.0.1:9/mcp" || srv.Headers["X-Api-Key"] != "k1" {
+		t.Errorf("after update: %+v", srv)
+	}
+
+	t.Run("update with errors keeps the edit title", func(t *testing.T) {
+		r := d.postForm(t, loc, url.Values{"_csrf": {token}, "name": {""}, "transport": {"http"}, "url": {"x"}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-url"`) {
+			t.Errorf("status %d", r.Status)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		r := d.postForm(t, loc+"/delete", url.Values{"_csrf": {token}})
+		if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+			t.Fatalf("delete: %d %q", r.Status, r.Header.Get("Location"))
+		}
+		assertServerCount(t, d, 0)
+		if r := d.get(t, loc); r.Status != http.StatusNotFound || !strings.Contains(r.Body, `data-testid="page-error"`) {
+			t.Errorf("deleted server page: %d", r.Status)
+		}
+		if r := d.postForm(t, loc+"/delete", url.Values{"_csrf": {token}}); r.Status != http.StatusNotFound {
+			t.Errorf("second delete: %d", r.Status)
+		}
+	})
+}
