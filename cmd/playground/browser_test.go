@@ -224,18 +224,29 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Errorf("image src = %.60q…, want a data:image/png;base64 URL", src)
 	}
 
-	// Exactly the three valid calls reached the server: the empty name and
+	step("call protocol_error")
+	rpcCard := e2eCard("protocol_error")
+	p.submitTool("protocol_error")
+	p.wantOutcome("protocol_error", "rpc-error")
+	if got := p.text(rpcCard + ` [data-testid="rpc-error-message"]`); got != "the protocol_error tool answers with a JSON-RPC error" {
+		t.Errorf("JSON-RPC error message = %q", got)
+	}
+
+	// Exactly the four valid calls reached the server: the empty name and
 	// the invalid JSON sent nothing. The recorder commits in order, so once
 	// tiny_image's response is in the live panel the earlier frames are
 	// stored too.
-	frames = p.waitFrames("three tools/call requests and responses in the live panel", func(frames []e2eDOMFrame) (bool, string) {
-		req, res := e2eCountDOM(frames, "out", "request"), e2eCountDOM(frames, "in", "result")
-		return req == 3 && res == 3, fmt.Sprintf("%d tools/call requests and %d results, want 3 and 3", req, res)
+	frames = p.waitFrames("four tools/call requests and their responses in the live panel", func(frames []e2eDOMFrame) (bool, string) {
+		req, res, rpcErr := e2eCountDOM(frames, "out", "request"), e2eCountDOM(frames, "in", "result"), e2eCountDOM(frames, "in", "error")
+		return req == 4 && res == 3 && rpcErr == 1, fmt.Sprintf("%d tools/call requests, %d results and %d errors, want 4, 3 and 1", req, res, rpcErr)
 	})
 	p.checkFrameOrder(frames)
 	apiFrames := srv.apiFrames(t, sessionID)
-	if n := e2eCountFrames(apiFrames, "out", "request", "tools/call"); n != 3 {
-		t.Errorf("the API lists %d tools/call requests, want 3 (greet, fail, tiny_image)", n)
+	if n := e2eCountFrames(apiFrames, "out", "request", "tools/call"); n != 4 {
+		t.Errorf("the API lists %d tools/call requests, want 4 (greet, fail, tiny_image, protocol_error)", n)
+	}
+	if n := e2eCountFrames(apiFrames, "in", "error", "tools/call"); n != 1 {
+		t.Errorf("the API lists %d tools/call error responses, want 1", n)
 	}
 	if n := e2eCountFrames(apiFrames, "in", "result", "tools/call"); n != 3 {
 		t.Errorf("the API lists %d tools/call results, want 3", n)
@@ -254,8 +265,8 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Fatalf("the browser is at %s, want /sessions/%s", loc, sessionID)
 	}
 	stored := p.frames()
-	if req, res := e2eCountDOM(stored, "out", "request"), e2eCountDOM(stored, "in", "result"); req != 3 || res != 3 {
-		t.Errorf("the session page shows %d tools/call requests and %d results, want 3 and 3\n%s", req, res, e2eSummary(stored))
+	if req, res, rpcErr := e2eCountDOM(stored, "out", "request"), e2eCountDOM(stored, "in", "result"), e2eCountDOM(stored, "in", "error"); req != 4 || res != 3 || rpcErr != 1 {
+		t.Errorf("the session page shows %d tools/call requests, %d results and %d errors, want 4, 3 and 1\n%s", req, res, rpcErr, e2eSummary(stored))
 	}
 	if req, ok := e2eFindToolCall(stored, "greet", "Ada"); !ok {
 		t.Errorf("the session page does not show the greet request\n%s", e2eSummary(stored))

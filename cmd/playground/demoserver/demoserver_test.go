@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,7 +106,7 @@ func TestToolSchemas(t *testing.T) {
 	for _, tool := range res.Tools {
 		tools[tool.Name] = tool
 	}
-	wantNames := []string{"echo", "add", "greet", "create_user", "weather", "tiny_image", "fail", "slow", "ask_name", "summarize", "log"}
+	wantNames := []string{"echo", "add", "greet", "create_user", "weather", "tiny_image", "fail", "protocol_error", "slow", "ask_name", "summarize", "log"}
 	for _, name := range wantNames {
 		if tools[name] == nil {
 			t.Errorf("tool %q not listed", name)
@@ -199,6 +201,18 @@ func TestTextTools(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestProtocolError(t *testing.T) {
+	cs := mustConnect(t, newDemo(t.Context(), time.Hour), nil, "")
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "protocol_error", Arguments: map[string]any{"code": -32001, "message": "nope"}})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) {
+		t.Fatalf("CallTool error = %v (%T), want a *jsonrpc.Error", err, err)
+	}
+	if werr.Code != -32001 || werr.Message != "nope" || string(werr.Data) != `{"tool":"protocol_error"}` {
+		t.Errorf("error = %d %q %s, want -32001 \"nope\" with data naming the tool", werr.Code, werr.Message, werr.Data)
 	}
 }
 

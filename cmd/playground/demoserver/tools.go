@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -91,6 +92,13 @@ var (
     "reason": {"type": "string", "description": "Error text to return."}
   }
 }`)
+	protocolErrorSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "code": {"type": "integer", "description": "JSON-RPC error code to answer with.", "default": -32603},
+    "message": {"type": "string", "description": "Error message.", "default": "the protocol_error tool answers with a JSON-RPC error"}
+  }
+}`)
 )
 
 // addTools registers every demo tool on s.
@@ -110,6 +118,9 @@ func addTools(s *mcp.Server) {
 		InputSchema: tinyImageSchema, Annotations: readOnly}, tinyImage)
 	mcp.AddTool(s, &mcp.Tool{Name: "fail", Title: "Fail", Description: "Always fails with an isError result carrying the reason.",
 		InputSchema: failSchema}, fail)
+	mcp.AddTool(s, &mcp.Tool{Name: "protocol_error", Title: "Protocol error",
+		Description: "Answers with a JSON-RPC error instead of a result, unlike fail, whose tool error is a result.",
+		InputSchema: protocolErrorSchema}, protocolError)
 	addSessionTools(s)
 }
 
@@ -258,6 +269,17 @@ func fail(_ context.Context, _ *mcp.CallToolRequest, in failIn) (*mcp.CallToolRe
 		reason = "the fail tool always fails"
 	}
 	return errorResult(reason), nil, nil
+}
+
+type protocolErrorIn struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// protocolError answers with a JSON-RPC error carrying the given code and
+// message, and data naming the tool.
+func protocolError(_ context.Context, _ *mcp.CallToolRequest, in protocolErrorIn) (*mcp.CallToolResult, any, error) {
+	return nil, nil, &jsonrpc.Error{Code: in.Code, Message: in.Message, Data: json.RawMessage(`{"tool":"protocol_error"}`)}
 }
 
 // textResult is a result holding one text content block.
