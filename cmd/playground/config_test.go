@@ -1,0 +1,61 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseServeConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    Config
+		wantErr string
+	}{
+		{name: "defaults", want: Config{Addr: "127.0.0.1:8080", DB: "./playground.db"}},
+		{name: "flags", args: []string{"--addr", "127.0.0.1:9000", "--db", "/tmp/x.db", "--allow-host", "a.test:9000, b.test"},
+			want: Config{Addr: "127.0.0.1:9000", DB: "/tmp/x.db", AllowedHosts: []string{"a.test:9000", "b.test"}}},
+		{name: "env fallbacks", env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000", "PLAYGROUND_DB": "env.db", "PLAYGROUND_ALLOW_HOSTS": "c.test"},
+			want: Config{Addr: "localhost:7000", DB: "env.db", AllowedHosts: []string{"c.test"}}},
+		{name: "flags beat env", args: []string{"--addr", "[::1]:7001"}, env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000"},
+			want: Config{Addr: "[::1]:7001", DB: "./playground.db"}},
+		{name: "all interfaces refused", args: []string{"--addr", "0.0.0.0:8080"}, wantErr: "refusing to listen"},
+		{name: "empty host refused", args: []string{"--addr", ":8080"}, wantErr: "refusing to listen"},
+		{name: "public name refused", env: map[string]string{"PLAYGROUND_ADDR": "example.com:80"}, wantErr: "refusing to listen"},
+		{name: "no port", args: []string{"--addr", "127.0.0.1"}, wantErr: "missing port"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected argument"},
+		{name: "unknown flag", args: []string{"--nope"}, wantErr: "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string { return tt.env[k] }
+			got, err := parseServeConfig(tt.args, getenv, io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("config = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunUnknownCommand(t *testing.T) {
+	var stderr strings.Builder
+	err := run(t.Context(), []string{"frobnicate"}, strings.NewReader(""), io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `unknown command "frobnicate"`) {
+		t.Fatalf("error = %v", err)
+	}
+	if !strings.Contains(stderr.String(), "Usage: playground") {
+		t.Errorf("stderr lacks the usage text: %q", stderr.String())
+	}
+}
