@@ -83,7 +83,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	}
 	init := client.InitializeResult()
 	sess.Status, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion = SessionOpen, init.ProtocolVersion, init.ServerInfo.Name, init.ServerInfo.Version
-	if err := p.sessions.MarkSessionOpen(context.WithoutCancel(ctx), sess.ID, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion); err != nil {
+	if err := p.sessions.MarkSessionOpen(context.WithoutCancel(ctx), sess); err != nil {
 		client.Close()
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, "the session could not be stored", time.Now()
 		p.end(sess)

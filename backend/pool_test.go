@@ -497,7 +497,7 @@ type openFailingSessions struct {
 	backend.SessionStore
 }
 
-func (openFailingSessions) MarkSessionOpen(context.Context, int64, string, string, string) error {
+func (openFailingSessions) MarkSessionOpen(context.Context, backend.Session) error {
 	return errors.New("database is locked")
 }
 

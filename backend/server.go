@@ -16,6 +16,21 @@ const (
 	TransportStdio Transport = "stdio"
 	// TransportHTTP reaches the server at a Streamable HTTP URL.
 	TransportHTTP Transport = "http"
+	// TransportSSE reaches the server with the deprecated HTTP+SSE transport
+	// of protocol version 2024-11-05: a GET event stream and POSTs.
+	TransportSSE Transport = "sse"
+)
+
+// Era is the protocol generation the playground speaks to a server.
+type Era string
+
+const (
+	// EraLegacy is the initialize handshake of versions up to 2025-11-25.
+	EraLegacy Era = "legacy"
+	// EraModern is version 2026-07-28: no handshake, metadata on every request.
+	EraModern Era = "modern"
+	// EraAuto probes the server as the specification describes.
+	EraAuto Era = "auto"
 )
 
 // Server is a registered MCP server.
@@ -23,6 +38,7 @@ type Server struct {
 	ID        int64
 	Name      string
 	Transport Transport
+	Era       Era // "" means EraLegacy
 	// Stdio settings.
 	Command string
 	Args    []string
@@ -74,7 +90,7 @@ func (s Server) Validate() error {
 				break
 			}
 		}
-	case TransportHTTP:
+	case TransportHTTP, TransportSSE:
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			fields["url"] = "URL must be an absolute http:// or https:// address."
@@ -86,7 +102,12 @@ func (s Server) Validate() error {
 			}
 		}
 	default:
-		fields["transport"] = "Choose stdio or http."
+		fields["transport"] = "Choose stdio, http or sse."
+	}
+	switch s.Era {
+	case "", EraLegacy, EraModern, EraAuto:
+	default:
+		fields["era"] = "Choose legacy, modern or auto."
 	}
 	if len(fields) == 0 {
 		return nil

@@ -27,6 +27,7 @@ type Session struct {
 	Transport       Transport
 	Status          SessionStatus
 	CloseReason     string
+	Era             Era // the era the session speaks, once open
 	ProtocolVersion string
 	PeerName        string
 	PeerVersion     string
@@ -43,8 +44,9 @@ func (s Session) Live() bool {
 type SessionStore interface {
 	// CreateSession inserts s (its ID is ignored) and returns the new id.
 	CreateSession(ctx context.Context, s Session) (int64, error)
-	// MarkSessionOpen records a successful handshake.
-	MarkSessionOpen(ctx context.Context, id int64, protocolVersion, peerName, peerVersion string) error
+	// MarkSessionOpen records a successful handshake: s.ID's status becomes
+	// open, with s's Era, ProtocolVersion, PeerName and PeerVersion.
+	MarkSessionOpen(ctx context.Context, s Session) error
 	// EndSession sets a final status (closed or failed), the reason and the end time.
 	EndSession(ctx context.Context, id int64, status SessionStatus, reason string, at time.Time) error
 	// GetSession returns the session or an ENotFound *Error.

@@ -3,7 +3,8 @@
 CREATE TABLE servers (
     id         INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL UNIQUE,
-    transport  TEXT    NOT NULL CHECK (transport IN ('stdio', 'http')),
+    transport  TEXT    NOT NULL CHECK (transport IN ('stdio', 'http', 'sse')),
+    era        TEXT    NOT NULL DEFAULT 'legacy' CHECK (era IN ('legacy', 'modern', 'auto')),
     command    TEXT    NOT NULL DEFAULT '',
     args       TEXT    NOT NULL DEFAULT '[]',
     env        TEXT    NOT NULL,
@@ -23,6 +24,7 @@ CREATE TABLE sessions (
     transport        TEXT    NOT NULL,
     status           TEXT    NOT NULL CHECK (status IN ('connecting', 'open', 'closed', 'failed')),
     close_reason     TEXT    NOT NULL DEFAULT '',
+    era              TEXT    NOT NULL DEFAULT '',
     protocol_version TEXT    NOT NULL DEFAULT '',
     peer_name        TEXT    NOT NULL DEFAULT '',
     peer_version     TEXT    NOT NULL DEFAULT '',

@@ -117,3 +117,11 @@ func dataURL(allowed map[string]bool, mime, data string) (templ.SafeURL, bool) {
 // fieldID is the id of a tool form input, unique on the page: tools often
 // share argument names.
 func fieldID(card int, name string) string { return "arg-" + itoa(int64(card)) + "-" + name }
+
+// eraLabel names a server's configured era; unset means legacy.
+func eraLabel(e backend.Era) string {
+	if e == "" {
+		e = backend.EraLegacy
+	}
+	return string(e) + " era"
+}

@@ -31,6 +31,7 @@ type apiServer struct {
 	ID         int64     `json:"id"`
 	Name       string    `json:"name"`
 	Transport  string    `json:"transport"`
+	Era        string    `json:"era"`
 	Command    string    `json:"command,omitempty"`
 	Args       []string  `json:"args,omitempty"`
 	EnvNames   []string  `json:"envNames,omitempty"`
@@ -41,7 +42,7 @@ type apiServer struct {
 }
 
 func apiServerOf(s backend.Server) apiServer {
-	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: s.Args,
+	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(s.Era), Command: s.Command, Args: s.Args,
 		Dir: s.Dir, URL: s.URL, CreatedAt: s.CreatedAt}
 	for k := range s.Env {
 		out.EnvNames = append(out.EnvNames, k)
@@ -58,6 +59,7 @@ type apiSession struct {
 	ServerName      string     `json:"serverName"`
 	Status          string     `json:"status"`
 	CloseReason     string     `json:"closeReason,omitempty"`
+	Era             string     `json:"era,omitempty"`
 	ProtocolVersion string     `json:"protocolVersion,omitempty"`
 	PeerName        string     `json:"peerName,omitempty"`
 	PeerVersion     string     `json:"peerVersion,omitempty"`
@@ -67,7 +69,7 @@ type apiSession struct {
 
 func apiSessionOf(s backend.Session) *apiSession {
 	out := &apiSession{ID: s.ID, ServerID: s.ServerID, ServerName: s.ServerName, Status: string(s.Status), CloseReason: s.CloseReason,
-		ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt}
+		Era: string(s.Era), ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt}
 	if !s.EndedAt.IsZero() {
 		out.EndedAt = &s.EndedAt
 	}
@@ -89,6 +91,7 @@ func (s *Server) apiListServers(c echo.Context) error {
 type apiServerInput struct {
 	Name      string            `json:"name"`
 	Transport string            `json:"transport"`
+	Era       string            `json:"era"`
 	Command   string            `json:"command"`
 	Args      []string          `json:"args"`
 	Env       map[string]string `json:"env"`
@@ -102,7 +105,7 @@ func (s *Server) apiCreateServer(c echo.Context) error {
 	if err := decodeJSON(c, &in); err != nil {
 		return err
 	}
-	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Command: in.Command, Args: in.Args,
+	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Era: backend.Era(in.Era), Command: in.Command, Args: in.Args,
 		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers}
 	ctx := c.Request().Context()
 	id, err := s.deps.Registry.Create(ctx, srv)

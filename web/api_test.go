@@ -54,7 +54,9 @@ func TestAPIServers(t *testing.T) {
 		fields []string
 	}{
 		{"invalid settings", `{"name":"","transport":"http","url":"nope"}`, http.StatusUnprocessableEntity, []string{"name", "url"}},
-		{"bad transport", `{"name":"x","transport":"sse"}`, http.StatusUnprocessableEntity, []string{"transport"}},
+		{"bad transport", `{"name":"x","transport":"websocket"}`, http.StatusUnprocessableEntity, []string{"transport"}},
+		{"sse needs a url", `{"name":"x","transport":"sse"}`, http.StatusUnprocessableEntity, []string{"url"}},
+		{"bad era", `{"name":"x","transport":"stdio","command":"x","era":"future"}`, http.StatusUnprocessableEntity, []string{"era"}},
 		{"duplicate name", `{"name":"remote","transport":"stdio","command":"x"}`, http.StatusConflict, []string{"name"}},
 		{"unknown field", `{"name":"x","transport":"stdio","command":"x","shell":true}`, http.StatusUnprocessableEntity, nil},
 		{"not JSON", `{"name":`, http.StatusUnprocessableEntity, nil},

@@ -31,7 +31,7 @@ func TestServerFormValidation(t *testing.T) {
 	}{
 		{"empty", form("transport", "stdio"), []string{"name", "command"}, "Name is required"},
 		{"bad name", form("name", "a/b", "transport", "stdio", "command", "x"), []string{"name"}, "letters, digits"},
-		{"no transport", form("name", "ok", "command", "x"), []string{"transport"}, "Choose stdio or http"},
+		{"no transport", form("name", "ok", "command", "x"), []string{"transport"}, "Choose stdio, http or sse"},
 		{"env line without =", form("name", "ok", "transport", "stdio", "command", "x", "env", "GOOD=1\nBROKEN"), []string{"env"}, "BROKEN"},
 		{"env error reported with the others", form("transport", "stdio", "env", "BROKEN"), []string{"name", "command", "env"}, ""},
 		{"bad env name", form("name", "ok", "transport", "stdio", "command", "x", "env", "1BAD=x"), []string{"env"}, "1BAD"},

@@ -104,12 +104,12 @@ func (s *Server) deleteServer(c echo.Context) error {
 // describes; lines that cannot be parsed become field errors.
 func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 	f := views.ServerForm{
-		Name: strings.TrimSpace(c.FormValue("name")), Transport: c.FormValue("transport"),
+		Name: strings.TrimSpace(c.FormValue("name")), Transport: c.FormValue("transport"), Era: c.FormValue("era"),
 		Command: strings.TrimSpace(c.FormValue("command")), Args: c.FormValue("args"), Env: c.FormValue("env"),
 		Dir: strings.TrimSpace(c.FormValue("dir")), URL: strings.TrimSpace(c.FormValue("url")), Headers: c.FormValue("headers"),
 		Errors: map[string]string{},
 	}
-	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Dir: f.Dir}
+	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Era: backend.Era(f.Era), Dir: f.Dir}
 	switch srv.Transport {
 	case backend.TransportStdio:
 		srv.Command, srv.Args = f.Command, nonEmptyLines(f.Args)
@@ -118,7 +118,7 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 			f.Errors["env"] = err
 		}
 		srv.Env = env
-	case backend.TransportHTTP:
+	case backend.TransportHTTP, backend.TransportSSE:
 		srv.URL = f.URL
 		headers, err := parsePairs(f.Headers, ":")
 		if err != "" {

@@ -16,6 +16,7 @@ type serverRow struct {
 	ID        int64  `db:"id"`
 	Name      string `db:"name"`
 	Transport string `db:"transport"`
+	Era       string `db:"era"`
 	Command   string `db:"command"`
 	Args      string `db:"args"`
 	Env       string `db:"env"`
@@ -29,7 +30,7 @@ type serverRow struct {
 // server decodes a row; env and headers are decrypted.
 func (d *DB) server(r serverRow) (backend.Server, error) {
 	s := backend.Server{
-		ID: r.ID, Name: r.Name, Transport: backend.Transport(r.Transport),
+		ID: r.ID, Name: r.Name, Transport: backend.Transport(r.Transport), Era: backend.Era(r.Era),
 		Command: r.Command, Dir: r.Dir, URL: r.URL,
 		CreatedAt: fromUnixNano(r.CreatedAt), UpdatedAt: fromUnixNano(r.UpdatedAt),
 	}
@@ -57,7 +58,11 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 	if err != nil {
 		return serverRow{}, err
 	}
-	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Command: s.Command, Args: string(args), Dir: s.Dir, URL: s.URL}
+	era := s.Era
+	if era == "" {
+		era = backend.EraLegacy
+	}
+	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir, URL: s.URL}
 	for _, secret := range []struct {
 		m    map[string]string
 		into *string
@@ -125,8 +130,8 @@ func (d *DB) CreateServer(ctx context.Context, s backend.Server) (int64, error) 
 	}
 	now := unixNano(time.Now())
 	r.CreatedAt, r.UpdatedAt = now, now
-	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, command, args, env, dir, url, headers, created_at, updated_at)
-		VALUES (:name, :transport, :command, :args, :env, :dir, :url, :headers, :created_at, :updated_at)`, r)
+	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, era, command, args, env, dir, url, headers, created_at, updated_at)
+		VALUES (:name, :transport, :era, :command, :args, :env, :dir, :url, :headers, :created_at, :updated_at)`, r)
 	if err != nil {
 		return 0, nameConflict(s.Name, err)
 	}
@@ -140,7 +145,7 @@ func (d *DB) UpdateServer(ctx context.Context, s backend.Server) error {
 		return fmt.Errorf("store: update server: %w", err)
 	}
 	r.UpdatedAt = unixNano(time.Now())
-	res, err := d.db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, command = :command,
+	res, err := d.db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, era = :era, command = :command,
 		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, updated_at = :updated_at WHERE id = :id`, r)
 	if err != nil {
 		return nameConflict(s.Name, err)

@@ -17,6 +17,7 @@ type sessionRow struct {
 	Transport       string        `db:"transport"`
 	Status          string        `db:"status"`
 	CloseReason     string        `db:"close_reason"`
+	Era             string        `db:"era"`
 	ProtocolVersion string        `db:"protocol_version"`
 	PeerName        string        `db:"peer_name"`
 	PeerVersion     string        `db:"peer_version"`
@@ -27,7 +28,7 @@ type sessionRow struct {
 func (r sessionRow) session() backend.Session {
 	s := backend.Session{
 		ID: r.ID, ServerID: r.ServerID.Int64, ServerName: r.ServerName, Transport: backend.Transport(r.Transport),
-		Status: backend.SessionStatus(r.Status), CloseReason: r.CloseReason, ProtocolVersion: r.ProtocolVersion,
+		Status: backend.SessionStatus(r.Status), CloseReason: r.CloseReason, Era: backend.Era(r.Era), ProtocolVersion: r.ProtocolVersion,
 		PeerName: r.PeerName, PeerVersion: r.PeerVersion, StartedAt: fromUnixNano(r.StartedAt),
 	}
 	if r.EndedAt.Valid {
@@ -47,13 +48,13 @@ func (d *DB) CreateSession(ctx context.Context, s backend.Session) (int64, error
 }
 
 // MarkSessionOpen implements backend.SessionStore.
-func (d *DB) MarkSessionOpen(ctx context.Context, id int64, protocolVersion, peerName, peerVersion string) error {
-	res, err := d.db.ExecContext(ctx, `UPDATE sessions SET status = 'open', protocol_version = ?, peer_name = ?, peer_version = ? WHERE id = ?`,
-		protocolVersion, peerName, peerVersion, id)
+func (d *DB) MarkSessionOpen(ctx context.Context, s backend.Session) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE sessions SET status = 'open', era = ?, protocol_version = ?, peer_name = ?, peer_version = ? WHERE id = ?`,
+		string(s.Era), s.ProtocolVersion, s.PeerName, s.PeerVersion, s.ID)
 	if err != nil {
-		return fmt.Errorf("store: open session %d: %w", id, err)
+		return fmt.Errorf("store: open session %d: %w", s.ID, err)
 	}
-	return mustAffect(res, "Session %d does not exist.", id)
+	return mustAffect(res, "Session %d does not exist.", s.ID)
 }
 
 // EndSession implements backend.SessionStore.

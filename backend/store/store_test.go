@@ -310,7 +310,7 @@ func TestSessionsLifecycle(t *testing.T) {
 		t.Errorf("session without server has ServerID %d", det.ServerID)
 	}
 
-	if err := d.MarkSessionOpen(ctx, s1, "2025-11-25", "peer", "1.2"); err != nil {
+	if err := d.MarkSessionOpen(ctx, backend.Session{ID: s1, Era: backend.EraLegacy, ProtocolVersion: "2025-11-25", PeerName: "peer", PeerVersion: "1.2"}); err != nil {
 		t.Fatalf("MarkSessionOpen: %v", err)
 	}
 	got, _ = d.GetSession(ctx, s1)
@@ -360,7 +360,7 @@ func TestSessionsLifecycle(t *testing.T) {
 	})
 
 	t.Run("EndLiveSessions", func(t *testing.T) {
-		if err := d.MarkSessionOpen(ctx, s3, "2025-06-18", "p", "1"); err != nil {
+		if err := d.MarkSessionOpen(ctx, backend.Session{ID: s3, ProtocolVersion: "2025-06-18", PeerName: "p", PeerVersion: "1"}); err != nil {
 			t.Fatal(err)
 		}
 		at := time.Now()
@@ -390,7 +390,7 @@ func TestSessionsLifecycle(t *testing.T) {
 	t.Run("not found", func(t *testing.T) {
 		_, err := d.GetSession(ctx, 9999)
 		wantCode(t, err, backend.ENotFound)
-		wantCode(t, d.MarkSessionOpen(ctx, 9999, "v", "p", "1"), backend.ENotFound)
+		wantCode(t, d.MarkSessionOpen(ctx, backend.Session{ID: 9999, ProtocolVersion: "v", PeerName: "p", PeerVersion: "1"}), backend.ENotFound)
 		wantCode(t, d.EndSession(ctx, 9999, backend.SessionClosed, "x", time.Now()), backend.ENotFound)
 	})
 }
