@@ -26,6 +26,7 @@ type outbound struct {
 	body   []byte
 	id     int64  // the request id; 0 for notifications and responses
 	method string // "" for responses
+	raw    bool   // from SendRaw: write body exactly, derive nothing from it
 }
 
 // reply is the outcome of one request: a raw result, or an error that is
@@ -51,14 +52,23 @@ type Client struct {
 	tapMu    sync.Mutex
 	notifyMu sync.Mutex
 	initRes  InitializeResult // written once, before Connect* returns
+	caps     json.RawMessage  // client capabilities, from Options.Handler
+
+	progressMu sync.Mutex                // held while a progress callback runs
+	progress   map[string]func(Progress) // by token; see WithProgress
+
+	headers headerCache // x-mcp-header bindings of listed tools (headers.go)
 
 	mu              sync.Mutex
 	pending         map[int64]chan reply
-	closing         bool   // Close has begun
-	ended           bool   // done is closed
-	err             error  // why the connection ended; nil when by Close
-	protocolVersion string // negotiated; "" until initialize succeeded
+	closing         bool            // Close has begun
+	ended           bool            // done is closed
+	err             error           // why the connection ended; nil when by Close
+	protocolVersion string          // negotiated; "" until initialize succeeded
+	era             Era             // resolved era (era.go); set while connecting
+	discovery       *DiscoverResult // server/discover answer, modern era
 	done            chan struct{}
+	serving         map[string]*served // server requests being answered, by raw id
 
 	closeOnce sync.Once
 	closeErr  error
@@ -68,6 +78,8 @@ func newClient(opts Options) *Client {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Client{
 		opts:    opts.withDefaults(),
+		caps:    clientCapabilities(opts.Handler),
+		serving: make(map[string]*served),
 		ctx:     ctx,
 		cancel:  cancel,
 		pending: make(map[int64]chan reply),
@@ -93,20 +105,43 @@ func (c *Client) Err() error {
 // Call sends a request and waits for its response. params may be nil
 // (omitted), a json.RawMessage (sent as is, compacted) or any value that
 // encodes to JSON. It returns the raw result, or an *RPCError when the server
-// answered with an error. When ctx is done first (a ctx without deadline gets
-// Options.RequestTimeout), Call sends notifications/cancelled and returns an
-// error wrapping ctx.Err(). When the connection ends, pending calls fail at
+// answered with an error. When ctx is done first, Call sends
+// notifications/cancelled (except for initialize) and returns an error
+// wrapping ctx.Err(). When the connection ends, pending calls fail at
 // once with an error wrapping the cause (ErrClosed after Close).
-func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+//
+// A ctx without deadline gets the method's timeout from Options.Timeouts
+// (or Options.RequestTimeout). opts may ask for progress (WithProgress).
+//
+// In the modern era (see Era) params must be absent or a JSON object: Call
+// adds the per-request _meta, retries once or twice after
+// UnsupportedProtocolVersion, and answers input_required results through
+// Options.Handler, retrying with a new id each round (at most 32 rounds).
+func (c *Client) Call(ctx context.Context, method string, params any, opts ...CallOption) (json.RawMessage, error) {
+	if c.modernDispatch(ctx) {
+		return c.callModern(ctx, method, params, opts...) // era.go
+	}
+	var co callOptions
+	for _, o := range opts {
+		o(&co)
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.RequestTimeout)
+		ctx, cancel = context.WithTimeout(ctx, c.opts.timeout(method))
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	id := c.nextID.Add(1)
+	if co.progress != nil {
+		p, token, err := withProgressToken(params, id)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", method, err)
+		}
+		params = p
+		defer c.watchProgress(token, co.progress)()
+	}
 	body, err := encodeRequest(id, method, params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encode params: %w", method, err)

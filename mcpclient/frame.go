@@ -34,13 +34,23 @@ const (
 )
 
 // HTTPInfo describes the HTTP exchange a frame travelled in. It is nil for
-// stdio frames.
+// stdio frames. Header holds the request headers on outbound frames and the
+// response headers on inbound ones; Status is 0 on outbound frames and on
+// notes about exchanges that got no response.
 type HTTPInfo struct {
 	Method  string      `json:"method,omitempty"`
 	URL     string      `json:"url,omitempty"`
 	Status  int         `json:"status,omitempty"`
 	Header  http.Header `json:"header,omitempty"`
 	EventID string      `json:"eventId,omitempty"` // SSE event id, when the frame came in an SSE event
+	// EventType is the SSE event type ("message", "endpoint", ...) when the
+	// frame came in an SSE event that named one.
+	EventType string `json:"eventType,omitempty"`
+	// Retry is the SSE retry field of the event, when it carried one.
+	Retry time.Duration `json:"retry,omitempty"`
+	// Elapsed is the time from sending the HTTP request to seeing this
+	// frame (0 on outbound frames).
+	Elapsed time.Duration `json:"elapsed,omitempty"`
 }
 
 // Frame is one unit of traffic seen by a Tap. Body is the exact bytes on the

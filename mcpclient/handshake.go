@@ -13,10 +13,12 @@ import (
 // client speaks; a server choosing any other version is refused.
 var supportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
-// handshake runs initialize and notifications/initialized within ctx and
-// Options.InitializeTimeout. On failure it closes c and explains why.
+// handshake starts the connection in the era Options.Era asks for (see
+// start in era.go): initialize and notifications/initialized, or
+// server/discover, within ctx and Options.InitializeTimeout. On failure it
+// closes c and explains why.
 func (c *Client) handshake(ctx context.Context) (*Client, error) {
-	if err := c.initialize(ctx); err != nil {
+	if err := c.start(ctx); err != nil {
 		_ = c.Close()
 		return nil, err
 	}
@@ -27,10 +29,10 @@ func (c *Client) initialize(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.InitializeTimeout)
 	defer cancel()
 	raw, err := c.Call(ctx, "initialize", struct {
-		ProtocolVersion string         `json:"protocolVersion"`
-		Capabilities    struct{}       `json:"capabilities"`
-		ClientInfo      Implementation `json:"clientInfo"`
-	}{ProtocolVersion: c.opts.ProtocolVersion, ClientInfo: c.opts.ClientInfo})
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      Implementation  `json:"clientInfo"`
+	}{ProtocolVersion: c.opts.ProtocolVersion, Capabilities: c.caps, ClientInfo: c.opts.ClientInfo})
 	if err != nil {
 		var exit *exitError
 		if errors.As(err, &exit) {

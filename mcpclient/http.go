@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,12 +12,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 )
 
-// HTTPConfig describes a Streamable HTTP server endpoint.
+// HTTPConfig describes a Streamable HTTP server endpoint (or, for
+// ConnectSSE, the event-stream URL of a deprecated HTTP+SSE server).
 type HTTPConfig struct {
 	URL    string
 	Header http.Header  // extra headers sent with every request
@@ -28,29 +31,108 @@ const (
 	endSessionTimeout = 2 * time.Second
 	// excerptLen bounds the body text quoted in an HTTP status error.
 	excerptLen = 200
+	// defaultRetry is how long to wait before reconnecting an event stream
+	// when the server sent no retry field.
+	defaultRetry = time.Second
+	// maxRetryDelay caps the wait between failed reconnection attempts.
+	maxRetryDelay = 30 * time.Second
+	// maxStreamFailures is how many reconnection attempts in a row may fail
+	// (or bring nothing) before an event stream is given up.
+	maxStreamFailures = 5
+	// listenWait bounds how long the handshake waits for the standalone
+	// GET stream to be answered.
+	listenWait = time.Second
 )
 
-// ConnectHTTP runs the handshake with a Streamable HTTP server and then
-// opens the optional standalone GET event stream. ctx bounds only the
-// handshake. Every message is POSTed; the Mcp-Session-Id from the initialize
-// response and the negotiated MCP-Protocol-Version are sent afterwards. An
+// HTTPStatusError is an HTTP error status that answered a request, when its
+// body was not a JSON-RPC response to that request.
+type HTTPStatusError struct {
+	Status  int    // the status code, such as 404
+	Text    string // the status line text, such as "404 Not Found"
+	Body    string // the start of the response body, trimmed
+	Session string // the Mcp-Session-Id the request carried, if any
+	// SessionGone reports that the server no longer knows Session: a 404,
+	// or a 400 whose body speaks of the session (as some servers answer).
+	SessionGone bool
+}
+
+func (e *HTTPStatusError) Error() string {
+	msg := "HTTP " + e.Text
+	if e.SessionGone {
+		return fmt.Sprintf("%s: session expired: the server no longer knows session %q; reconnect to start a new one", msg, e.Session)
+	}
+	if e.Body != "" {
+		msg += ": " + e.Body
+	}
+	return msg
+}
+
+// ConnectHTTP connects to a Streamable HTTP server in the era Options.Era
+// asks for. ctx bounds only the connecting.
+//
+// Legacy era: the initialize handshake; the Mcp-Session-Id of its answer and
+// the negotiated MCP-Protocol-Version are sent on every later request; once
+// notifications/initialized is accepted the standalone GET event stream is
+// opened, and reopened (with Last-Event-ID, after the server's retry
+// interval) whenever it ends, until the server refuses it. A request whose
+// SSE reply ends before its response is resumed the same way. A request
+// answered 404 (or a 400 that speaks of the session) for its session starts
+// a new session, once, and is sent again on it. Close ends the session with
+// DELETE (405 is fine).
+//
+// Modern era: no handshake and no session; server/discover is sent first;
+// every request carries _meta and the MCP-Protocol-Version, Mcp-Method,
+// Mcp-Name and Mcp-Param-* headers; giving up a request closes its response
+// stream, which is how the modern era cancels over HTTP.
+//
+// Auto: server/discover first, then the legacy handshake, then the
+// deprecated HTTP+SSE transport (ConnectSSE) when the endpoint refuses the
+// handshake with 400, 404 or 405.
+//
+// Every message is recorded by the Tap with its HTTP exchange; so are HTTP
+// error statuses, SSE events without data, reconnections and retries. An
 // HTTP error status fails the request it answered; the connection stays
-// open until Close, which ends the session with DELETE (405 is fine) and
-// stops every response stream.
+// open until Close, which stops every stream and waits for its goroutines.
 func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("invalid server URL %q: want http:// or https://", cfg.URL)
+	if err := checkHTTPURL(cfg.URL); err != nil {
+		return nil, err
 	}
 	c := newClient(opts)
-	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client}
-	if t.client == nil {
-		t.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-		t.ownClient = true
+	c.t = newHTTPTransport(c, cfg)
+	err := c.start(ctx)
+	if err == nil {
+		return c, nil
 	}
-	t.ctx, t.cancel = context.WithCancel(context.Background())
-	c.t = t
-	return c.handshake(ctx)
+	fallback := c.opts.Era == EraAuto && c.Era() == EraLegacy && refusedByEndpoint(err)
+	if fallback {
+		c.note(&HTTPInfo{URL: cfg.URL}, "era auto: the endpoint refused initialize (%v); trying the deprecated HTTP+SSE transport", err)
+	}
+	_ = c.Close()
+	if !fallback {
+		return nil, err
+	}
+	opts.Era = EraLegacy
+	sc, serr := ConnectSSE(ctx, cfg, opts)
+	if serr != nil {
+		return nil, fmt.Errorf("%w; the deprecated HTTP+SSE transport failed too: %v", err, serr)
+	}
+	return sc, nil
+}
+
+func checkHTTPURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("invalid server URL %q: want http:// or https://", raw)
+	}
+	return nil
+}
+
+// refusedByEndpoint reports whether err is the 400, 404 or 405 with which
+// a server of the deprecated HTTP+SSE transport answers a POST to its
+// event-stream URL.
+func refusedByEndpoint(err error) bool {
+	var status *HTTPStatusError
+	return errors.As(err, &status) && slices.Contains([]int{400, 404, 405}, status.Status)
 }
 
 // httpTransport speaks Streamable HTTP. Every response body is read by the
@@ -67,27 +149,52 @@ type httpTransport struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	renewMu sync.Mutex // held while a new session is started
+
 	mu        sync.Mutex
 	closed    bool
 	sessionID string
+	listening bool                         // the standalone GET loop runs
+	inflight  map[int64]context.CancelFunc // cancels the POST of a request
+}
+
+func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
+	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client, inflight: make(map[int64]context.CancelFunc)}
+	if t.client == nil {
+		t.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t.ownClient = true
+	}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	return t
 }
 
 // send POSTs m. A request is POSTed in a goroutine whose failures go to
 // requestFailed; a notification or response is POSTed before send returns.
-// Once notifications/initialized is accepted, the GET stream is opened.
+// Once notifications/initialized is accepted, the GET stream is opened. In
+// the modern era, notifications/cancelled is not POSTed: the request it
+// names has its response stream closed instead.
 func (t *httpTransport) send(ctx context.Context, m outbound) error {
-	req, err := t.newRequest(t.ctx, http.MethodPost, m.body)
-	if err != nil {
-		return err
+	if !m.raw && m.method == "notifications/cancelled" && t.c.isModern() {
+		t.cancelRequest(m.body)
+		return nil
 	}
 	if m.id != 0 {
 		if !t.track() {
 			return ErrClosed
 		}
-		t.c.tap(Outbound, KindMessage, m.body, requestInfo(req))
+		rctx, cancel := context.WithCancel(t.ctx)
+		t.mu.Lock()
+		t.inflight[m.id] = cancel
+		t.mu.Unlock()
 		go func() {
 			defer t.wg.Done()
-			err := t.post(req, m)
+			defer func() {
+				t.mu.Lock()
+				delete(t.inflight, m.id)
+				t.mu.Unlock()
+				cancel()
+			}()
+			err := t.exchange(rctx, m)
 			if err == nil {
 				err = errors.New("the server's HTTP reply ended without the response")
 			}
@@ -98,14 +205,43 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 	rctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
-	t.c.tap(Outbound, KindMessage, m.body, requestInfo(req))
-	if err := t.post(req.WithContext(rctx), m); err != nil {
+	if err := t.exchange(rctx, m); err != nil {
 		return err
 	}
-	if m.method == "notifications/initialized" && t.track() {
-		go t.listen()
+	if m.method == "notifications/initialized" {
+		// Give the stream a moment to open, so that the server can reach
+		// the client as soon as Connect returns.
+		if ready := t.startListening(); ready != nil {
+			timer := time.NewTimer(listenWait)
+			defer timer.Stop()
+			select {
+			case <-ready:
+			case <-timer.C:
+			case <-ctx.Done():
+			}
+		}
 	}
 	return nil
+}
+
+// cancelRequest closes the response stream of the request that a
+// notifications/cancelled body names.
+func (t *httpTransport) cancelRequest(body []byte) {
+	var n struct {
+		Params struct {
+			RequestID int64 `json:"requestId"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &n)
+	t.mu.Lock()
+	cancel := t.inflight[n.Params.RequestID]
+	t.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url},
+		"request %d given up: its response stream was closed (the modern era's cancellation over HTTP; no notifications/cancelled is sent)", n.Params.RequestID)
 }
 
 // isClosed reports whether close has begun.
@@ -126,6 +262,16 @@ func (t *httpTransport) track() bool {
 	return true
 }
 
+func (t *httpTransport) session() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sessionID
+}
+
+// newRequest builds a request to the endpoint with the configured headers,
+// Accept and Content-Type, and the headers of the era: Mcp-Session-Id and
+// the negotiated MCP-Protocol-Version (legacy), or MCP-Protocol-Version
+// alone (modern).
 func (t *httpTransport) newRequest(ctx context.Context, method string, body []byte) (*http.Request, error) {
 	var r io.Reader
 	if body != nil {
@@ -145,13 +291,28 @@ func (t *httpTransport) newRequest(ctx context.Context, method string, body []by
 	} else if method == http.MethodGet {
 		req.Header.Set("Accept", "text/event-stream")
 	}
-	t.mu.Lock()
-	if t.sessionID != "" {
-		req.Header.Set("Mcp-Session-Id", t.sessionID)
+	if sid := t.session(); sid != "" && !t.c.isModern() {
+		req.Header.Set("Mcp-Session-Id", sid)
 	}
-	t.mu.Unlock()
 	if v := t.c.negotiatedVersion(); v != "" {
-		req.Header.Set("MCP-Protocol-Version", v)
+		req.Header.Set(headerProtocolVersion, v)
+	}
+	return req, nil
+}
+
+// newPost builds the POST of m: newRequest, without a protocol version on
+// initialize, and with the modern-era headers derived from the body.
+func (t *httpTransport) newPost(ctx context.Context, m outbound) (*http.Request, error) {
+	req, err := t.newRequest(ctx, http.MethodPost, m.body)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case m.raw:
+	case m.method == "initialize":
+		req.Header.Del(headerProtocolVersion)
+	case t.c.isModern():
+		t.c.modernHeaders(req.Header, m.body, t.c.negotiatedVersion())
 	}
 	return req, nil
 }
@@ -164,37 +325,180 @@ func responseInfo(req *http.Request, resp *http.Response) *HTTPInfo {
 	return &HTTPInfo{Method: req.Method, URL: req.URL.String(), Status: resp.StatusCode, Header: resp.Header}
 }
 
-// post sends req and hands every message in the reply to the Client.
-func (t *httpTransport) post(req *http.Request, m outbound) error {
+// exchange POSTs m and hands every message of the reply to the Client. A
+// request whose session is gone is sent again, once, on a new session; a
+// request whose SSE reply ends before its response is resumed (legacy
+// era). It returns nil when the reply was read, which for a request does
+// not mean its response came.
+func (t *httpTransport) exchange(ctx context.Context, m outbound) error {
+	again, err := t.post(ctx, m, true)
+	if again {
+		_, err = t.post(ctx, m, false)
+	}
+	return err
+}
+
+// post makes one POST of m. It reports whether m should be sent again
+// because its session was gone and a new one has been started (only when
+// mayRenew).
+func (t *httpTransport) post(ctx context.Context, m outbound, mayRenew bool) (again bool, err error) {
+	// The reply's own context: a request's reply stops being read once its
+	// response has arrived, even if the server keeps the stream open.
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	req, err := t.newPost(rctx, m)
+	if err != nil {
+		return false, err
+	}
+	sid := req.Header.Get("Mcp-Session-Id")
+	t.c.tap(Outbound, KindMessage, m.body, requestInfo(req))
+	start := time.Now()
 	resp, err := t.client.Do(req)
 	if err != nil {
-		return describeHTTPError(req, err)
+		return false, describeHTTPError(req, err)
 	}
 	defer resp.Body.Close()
 	info := responseInfo(req, resp)
-	if m.method == "initialize" && resp.StatusCode/100 == 2 {
-		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+	info.Elapsed = time.Since(start)
+	if m.method == "initialize" && resp.StatusCode/100 == 2 && !t.c.isModern() {
+		if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
 			t.mu.Lock()
-			t.sessionID = sid
+			t.sessionID = s
 			t.mu.Unlock()
 		}
 	}
 	if resp.StatusCode/100 != 2 {
-		return t.statusError(req, resp, info)
+		err := statusError(t.c, req, resp, info, m.id)
+		var gone *HTTPStatusError
+		if mayRenew && !m.raw && errors.As(err, &gone) && gone.SessionGone &&
+			m.method != "notifications/initialized" && !t.isClosed() {
+			if rerr := t.renewSession(ctx, sid, gone); rerr != nil {
+				return false, fmt.Errorf("%w; starting a new session failed: %v", err, rerr)
+			}
+			t.c.note(info, "sending %s again on the new session %q", describeOutbound(m), t.session())
+			return true, nil
+		}
+		return false, err
 	}
 	if resp.StatusCode == http.StatusAccepted {
-		return nil
+		return false, nil
 	}
-	return t.readBody(resp, info)
+	var answered func()
+	if m.id != 0 && !m.raw {
+		answered = func() {
+			if !t.c.isPending(m.id) {
+				cancel()
+			}
+		}
+	}
+	st := &streamState{start: start, retry: -1}
+	err = t.readReply(resp, info, st, answered)
+	switch {
+	case m.id == 0 || m.raw || !t.c.isPending(m.id):
+		return false, err // answered (or given up): a cut-short read is no error
+	case ctx.Err() != nil:
+		return false, err
+	case !t.c.isModern() && st.lastID != "":
+		return false, t.resume(ctx, m, st, err)
+	}
+	return false, err
+}
+
+// describeOutbound names a message for notes: "tools/call (id 7)".
+func describeOutbound(m outbound) string {
+	switch {
+	case m.id != 0:
+		return fmt.Sprintf("%s (id %d)", m.method, m.id)
+	case m.method != "":
+		return m.method
+	}
+	return "the response"
+}
+
+// renewSession starts a new session after the server forgot stale: the
+// initialize handshake again, unless another request has done so already.
+func (t *httpTransport) renewSession(ctx context.Context, stale string, cause *HTTPStatusError) error {
+	t.renewMu.Lock()
+	defer t.renewMu.Unlock()
+	t.mu.Lock()
+	if t.sessionID != stale {
+		t.mu.Unlock()
+		return nil // renewed meanwhile
+	}
+	t.sessionID = ""
+	t.mu.Unlock()
+	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url, Status: cause.Status},
+		"session %q is gone (HTTP %s); starting a new session with initialize", stale, cause.Text)
+	if err := t.c.reinitialize(ctx); err != nil {
+		return err
+	}
+	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url}, "new session %q started", t.session())
+	return nil
+}
+
+// reinitialize runs the initialize handshake again on a connection that
+// has been running (the old session is gone). Unlike initialize it leaves
+// InitializeResult as it was.
+func (c *Client) reinitialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.InitializeTimeout)
+	defer cancel()
+	raw, err := c.Call(ctx, "initialize", struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      Implementation  `json:"clientInfo"`
+	}{c.opts.ProtocolVersion, c.caps, c.opts.ClientInfo})
+	if err != nil {
+		return err
+	}
+	var res InitializeResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return fmt.Errorf("initialize: malformed result: %w", err)
+	}
+	if !slices.Contains(supportedVersions, res.ProtocolVersion) {
+		return fmt.Errorf("initialize: server chose protocol version %q", res.ProtocolVersion)
+	}
+	c.mu.Lock()
+	c.protocolVersion = res.ProtocolVersion
+	c.mu.Unlock()
+	return c.Notify(ctx, "notifications/initialized", nil)
+}
+
+// streamState follows one SSE stream across reconnections.
+type streamState struct {
+	start  time.Time     // when the HTTP request that opened it was sent
+	lastID string        // the last event id seen; "" if none
+	retry  time.Duration // the last retry field seen; -1 if none
+	events int           // events seen, with data or without
+	opened func()        // if non-nil, called when a GET is answered or fails
+}
+
+// wait returns how long to wait before reconnecting after failures
+// consecutive failed attempts: the server's retry interval (or a second),
+// doubled for each failure, at most 30s.
+func (st *streamState) wait(failures int) time.Duration {
+	d := st.retry
+	if d < 0 {
+		d = defaultRetry
+	}
+	for range failures {
+		d = min(max(2*d, defaultRetry), maxRetryDelay)
+	}
+	return d
 }
 
 // readBody hands the messages of a 2xx response body to the Client: one
 // JSON message, or a stream of SSE events.
 func (t *httpTransport) readBody(resp *http.Response, info *HTTPInfo) error {
+	return t.readReply(resp, info, &streamState{start: time.Now(), retry: -1}, nil)
+}
+
+// readReply is readBody that follows SSE state in st and calls after (if
+// non-nil) after each event.
+func (t *httpTransport) readReply(resp *http.Response, info *HTTPInfo, st *streamState, after func()) error {
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mediaType {
 	case "text/event-stream":
-		return t.readEvents(resp.Body, info)
+		return t.readEvents(resp.Body, info, st, after)
 	case "application/json":
 		limit := t.c.opts.MaxFrameSize
 		body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
@@ -216,12 +520,28 @@ func (t *httpTransport) readBody(resp *http.Response, info *HTTPInfo) error {
 	return fmt.Errorf("unexpected response Content-Type %q", resp.Header.Get("Content-Type"))
 }
 
-// readEvents hands the data of each SSE event to the Client.
-func (t *httpTransport) readEvents(r io.Reader, info *HTTPInfo) error {
-	err := readSSE(r, t.c.opts.MaxFrameSize, func(ev sseEvent) {
+// readEvents hands the data of each SSE event to the Client and records
+// events without data as transport frames.
+func (t *httpTransport) readEvents(r io.Reader, info *HTTPInfo, st *streamState, after func()) error {
+	err := parseSSE(r, t.c.opts.MaxFrameSize, func(ev sseEvent) {
+		st.events++
+		if ev.id != "" {
+			st.lastID = ev.id
+		}
+		if ev.retry >= 0 {
+			st.retry = ev.retry
+		}
 		evInfo := *info
-		evInfo.EventID = ev.id
-		t.c.receive(ev.data, &evInfo)
+		evInfo.EventID, evInfo.EventType, evInfo.Retry = ev.id, ev.event, max(ev.retry, 0)
+		evInfo.Elapsed = time.Since(st.start)
+		if len(ev.data) == 0 {
+			t.c.tap(Inbound, KindTransport, []byte(describeEmptyEvent(ev)), &evInfo)
+		} else {
+			t.c.receive(ev.data, &evInfo)
+		}
+		if after != nil {
+			after()
+		}
 	})
 	var tooLarge *frameTooLargeError
 	if errors.As(err, &tooLarge) {
@@ -234,26 +554,54 @@ func (t *httpTransport) readEvents(r io.Reader, info *HTTPInfo) error {
 	return nil
 }
 
-// statusError records an HTTP error status with its body and explains it.
-func (t *httpTransport) statusError(req *http.Request, resp *http.Response, info *HTTPInfo) error {
+func describeEmptyEvent(ev sseEvent) string {
+	var parts []string
+	if ev.id != "" {
+		parts = append(parts, fmt.Sprintf("id %q", ev.id))
+	}
+	if ev.event != "" {
+		parts = append(parts, fmt.Sprintf("event %q", ev.event))
+	}
+	if ev.retry >= 0 {
+		parts = append(parts, fmt.Sprintf("retry %v", ev.retry))
+	}
+	return "SSE event without data (" + strings.Join(parts, ", ") + ")"
+}
+
+// statusError records an HTTP error status and its body. A body that is a
+// JSON-RPC response is recorded and dispatched as a message, and when it
+// answers request id, statusError returns nil: the request has its (error)
+// response. Otherwise it returns an *HTTPStatusError.
+func statusError(c *Client, req *http.Request, resp *http.Response, info *HTTPInfo, id int64) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, recordLimit))
+	sid := req.Header.Get("Mcp-Session-Id")
+	excerpt := strings.TrimSpace(string(body))
+	serr := &HTTPStatusError{
+		Status:  resp.StatusCode,
+		Text:    resp.Status,
+		Session: sid,
+		SessionGone: sid != "" && (resp.StatusCode == http.StatusNotFound ||
+			resp.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(excerpt), "session")),
+	}
+	if len(excerpt) > excerptLen {
+		excerpt = excerpt[:excerptLen] + "…"
+	}
+	serr.Body = excerpt
+	if m, err := decodeMessage(body); err == nil && m.isResponse() && !serr.SessionGone {
+		c.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
+		c.receive(body, info)
+		var got int64
+		if id != 0 && json.Unmarshal(m.ID, &got) == nil && got == id {
+			return nil
+		}
+		return serr
+	}
 	text := "HTTP " + resp.Status
 	if len(body) > 0 {
 		text += ": " + string(body)
 	}
-	t.c.tap(Inbound, KindTransport, []byte(text), info)
-	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
-		return fmt.Errorf("HTTP %s: session expired: the server no longer knows session %q; reconnect to start a new one",
-			resp.Status, req.Header.Get("Mcp-Session-Id"))
-	}
-	msg := "HTTP " + resp.Status
-	if excerpt := strings.TrimSpace(string(body)); excerpt != "" {
-		if len(excerpt) > excerptLen {
-			excerpt = excerpt[:excerptLen] + "…"
-		}
-		msg += ": " + excerpt
-	}
-	return errors.New(msg)
+	c.tap(Inbound, KindTransport, []byte(text), info)
+	return serr
 }
 
 // describeHTTPError rewrites a client error for a human: "connect <url>:
@@ -275,41 +623,175 @@ func describeHTTPError(req *http.Request, err error) error {
 	return fmt.Errorf("%s %s: %w", req.Method, req.URL, err)
 }
 
-// listen holds the optional standalone GET event stream open, on which the
-// server may send requests and notifications. A server without one (405)
-// is fine. The stream is not reopened once it ends.
-func (t *httpTransport) listen() {
-	defer t.wg.Done()
-	req, err := t.newRequest(t.ctx, http.MethodGet, nil)
+// openStream GETs the endpoint as an event stream, resuming after
+// st.lastID when set, and reads it into the Client until it ends, after
+// returns, or ctx is done. It returns the HTTP status (0 when no response
+// came) and why reading stopped.
+func (t *httpTransport) openStream(ctx context.Context, st *streamState, after func()) (int, error) {
+	req, err := t.newRequest(ctx, http.MethodGet, nil)
 	if err != nil {
-		return
+		return 0, err
 	}
+	if st.lastID != "" {
+		req.Header.Set("Last-Event-ID", st.lastID)
+	}
+	t.c.tap(Outbound, KindTransport, []byte("GET event stream"+lastEventNote(st.lastID)), requestInfo(req))
+	st.start = time.Now()
 	resp, err := t.client.Do(req)
+	if st.opened != nil {
+		st.opened()
+	}
 	if err != nil {
-		if !t.isClosed() {
-			t.note(req, nil, "standalone event stream failed: "+describeHTTPError(req, err).Error())
-		}
-		return
+		return 0, describeHTTPError(req, err)
 	}
 	defer resp.Body.Close()
 	info := responseInfo(req, resp)
-	switch {
-	case resp.StatusCode == http.StatusMethodNotAllowed:
-		t.note(req, resp, "server offers no standalone event stream (HTTP 405)")
-		return
-	case resp.StatusCode/100 != 2:
-		_ = t.statusError(req, resp, info)
-		return
+	info.Elapsed = time.Since(st.start)
+	if resp.StatusCode/100 != 2 {
+		if resp.StatusCode == http.StatusMethodNotAllowed {
+			t.c.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
+			return resp.StatusCode, nil
+		}
+		return resp.StatusCode, statusError(t.c, req, resp, info, 0)
 	}
-	err = t.readBody(resp, info)
-	if t.isClosed() {
-		return
+	return resp.StatusCode, t.readReply(resp, info, st, after)
+}
+
+func lastEventNote(id string) string {
+	if id == "" {
+		return ""
 	}
-	msg := "standalone event stream ended"
-	if err != nil {
-		msg += ": " + err.Error()
+	return fmt.Sprintf(" (Last-Event-ID %q)", id)
+}
+
+// resume follows the SSE stream of request m after its connection ended
+// (with readErr, or cleanly) before the response: it waits the server's
+// retry interval and GETs the stream again with Last-Event-ID, as long as
+// the response is awaited and the server keeps the stream going. It returns
+// an error when the stream cannot be resumed.
+func (t *httpTransport) resume(ctx context.Context, m outbound, st *streamState, readErr error) error {
+	failures := 0
+	for t.c.isPending(m.id) {
+		why := "ended"
+		if readErr != nil {
+			why = "broke (" + readErr.Error() + ")"
+		}
+		wait := st.wait(failures)
+		t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url, Retry: max(st.retry, 0)},
+			"the response stream of %s %s before the response; resuming with Last-Event-ID %q in %v",
+			describeOutbound(m), why, st.lastID, wait)
+		if !sleepCtx(ctx, wait) {
+			return ctx.Err()
+		}
+		gctx, cancel := context.WithCancel(ctx)
+		before := st.events
+		status, err := t.openStream(gctx, st, func() {
+			if !t.c.isPending(m.id) {
+				cancel() // answered: stop reading the resumed stream
+			}
+		})
+		cancel()
+		switch {
+		case !t.c.isPending(m.id):
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case status == http.StatusMethodNotAllowed:
+			return errors.New("the server's HTTP reply ended without the response, and the server does not let it be resumed (GET: HTTP 405)")
+		case status >= 400:
+			return fmt.Errorf("resuming the response stream: %w", err)
+		}
+		readErr = err
+		if st.events > before {
+			failures = 0
+		} else if failures++; failures >= maxStreamFailures {
+			return fmt.Errorf("the response stream ended without the response, and %d attempts to resume it brought nothing", failures)
+		}
 	}
-	t.note(req, resp, msg)
+	return nil
+}
+
+// sleepCtx waits for d or until ctx is done; it reports whether d passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// startListening starts the standalone GET loop unless it runs already.
+// The channel it returns (nil if it started nothing) is closed when the
+// first GET has been answered or has failed.
+func (t *httpTransport) startListening() <-chan struct{} {
+	t.mu.Lock()
+	if t.listening || t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.listening = true
+	t.wg.Add(1)
+	t.mu.Unlock()
+	ready := make(chan struct{})
+	go t.listen(ready)
+	return ready
+}
+
+// listen holds the optional standalone GET event stream open, on which the
+// server may send requests and notifications. Whenever the stream ends it
+// is reopened with Last-Event-ID after the server's retry interval (longer
+// after failures), until the server refuses it (405: no such stream; any
+// other 4xx, such as a session it no longer knows), five attempts in a row
+// fail, or the transport closes.
+func (t *httpTransport) listen(ready chan struct{}) {
+	defer t.wg.Done()
+	defer func() {
+		t.mu.Lock()
+		t.listening = false
+		t.mu.Unlock()
+	}()
+	var once sync.Once
+	opened := func() { once.Do(func() { close(ready) }) }
+	defer opened()
+	st := &streamState{retry: -1, opened: opened}
+	failures := 0
+	for {
+		before := st.events
+		status, err := t.openStream(t.ctx, st, nil)
+		if t.ctx.Err() != nil {
+			return
+		}
+		switch {
+		case status == http.StatusMethodNotAllowed:
+			t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url, Status: status}, "server offers no standalone event stream (HTTP 405)")
+			return
+		case status >= 400 && status < 500:
+			t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url, Status: status}, "standalone event stream refused: %v", err)
+			return
+		case status/100 == 2 && st.events > before:
+			failures = 0
+		default:
+			failures++
+		}
+		if failures >= maxStreamFailures {
+			t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url, Status: status},
+				"standalone event stream given up after %d failed attempts: %v", failures, err)
+			return
+		}
+		wait := st.wait(failures)
+		msg := "standalone event stream ended"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url, Status: status, Retry: max(st.retry, 0)},
+			"%s; reopening in %v%s", msg, wait, lastEventNote(st.lastID))
+		if !sleepCtx(t.ctx, wait) {
+			return
+		}
+	}
 }
 
 // note records a transport event about the exchange req (and resp, if any).
@@ -329,7 +811,7 @@ func (t *httpTransport) close() error {
 	sid := t.sessionID
 	t.mu.Unlock()
 	var err error
-	if sid != "" {
+	if sid != "" && !t.c.isModern() {
 		err = t.endSession()
 	}
 	t.cancel()
@@ -349,6 +831,7 @@ func (t *httpTransport) endSession() error {
 	if err != nil {
 		return err
 	}
+	t.c.tap(Outbound, KindTransport, []byte("DELETE session"), requestInfo(req))
 	resp, err := t.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("end session: %w", describeHTTPError(req, err))

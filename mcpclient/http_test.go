@@ -9,7 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,18 +52,18 @@ func TestConnectHTTPFailures(t *testing.T) {
 }
 
 // sdkHTTPServer serves newSDKServer over Streamable HTTP and can be told to
-// forget every session.
+// forget sessions, which it then answers with 404.
 type sdkHTTPServer struct {
-	server  *mcp.Server
-	expired atomic.Bool
-	url     string
+	server    *mcp.Server
+	url       string
+	forgotten sync.Map // session id -> true
 }
 
 func startSDKHTTP(t *testing.T, hopts *mcp.StreamableHTTPOptions) *sdkHTTPServer {
 	s := &sdkHTTPServer{server: newSDKServer()}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, hopts)
 	srv := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.expired.Load() && r.Header.Get("Mcp-Session-Id") != "" {
+		if _, gone := s.forgotten.Load(r.Header.Get("Mcp-Session-Id")); gone {
 			http.Error(w, "session not found", http.StatusNotFound)
 			return
 		}
@@ -116,16 +116,27 @@ func TestHTTPSession(t *testing.T) {
 		}
 	})
 
-	t.Run("expired session", func(t *testing.T) {
-		s.expired.Store(true)
-		defer s.expired.Store(false)
-		_, err := c.Call(ctx, "tools/list", nil)
-		if err == nil || !strings.Contains(err.Error(), "HTTP 404 Not Found: session expired") {
-			t.Fatalf("err = %v", err)
+	t.Run("a forgotten session is renewed and the request sent again", func(t *testing.T) {
+		call := rec.waitFind(t, Outbound, KindMessage, `"result":{}`)
+		old := call.HTTP.Header.Get("Mcp-Session-Id")
+		s.forgotten.Store(old, true)
+		res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"again"}`))
+		if err != nil || res.Content[0].Text != "again" {
+			t.Fatalf("echo after the session was forgotten: %+v, %v", res, err)
 		}
 		f := rec.waitFind(t, Inbound, KindTransport, "HTTP 404 Not Found: session not found")
 		if f.HTTP.Status != 404 {
 			t.Errorf("HTTP info = %+v", f.HTTP)
+		}
+		rec.waitFind(t, Inbound, KindTransport, fmt.Sprintf("session %q is gone (HTTP 404 Not Found); starting a new session with initialize", old))
+		rec.waitFind(t, Inbound, KindTransport, "sending tools/call (id ")
+		calls := rec.find(Outbound, KindMessage, `"text":"again"`)
+		if len(calls) != 2 || string(calls[0].Body) != string(calls[1].Body) ||
+			calls[1].HTTP.Header.Get("Mcp-Session-Id") == old || calls[1].HTTP.Header.Get("Mcp-Session-Id") == "" {
+			t.Errorf("tools/call frames: %d", len(calls))
+		}
+		if n := len(rec.find(Outbound, KindMessage, `"method":"initialize"`)); n != 2 {
+			t.Errorf("%d initialize requests, want 2", n)
 		}
 	})
 

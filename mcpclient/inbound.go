@@ -1,6 +1,10 @@
 package mcpclient
 
-import "encoding/json"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+)
 
 // receive records and dispatches one inbound message. Undecodable input is
 // recorded as KindParseError and otherwise ignored.
@@ -13,7 +17,7 @@ func (c *Client) receive(body []byte, info *HTTPInfo) {
 	c.tap(Inbound, KindMessage, body, info)
 	switch {
 	case m.isResponse():
-		c.deliver(m)
+		c.deliver(m, body)
 	case m.isNotification():
 		c.notify(m)
 	default:
@@ -21,15 +25,20 @@ func (c *Client) receive(body []byte, info *HTTPInfo) {
 	}
 }
 
-// deliver hands a response to the call waiting for it; responses to unknown
-// ids (already recorded) are ignored.
-func (c *Client) deliver(m *message) {
+// deliver hands a response to the call waiting for it. Responses to ids no
+// call waits for (already recorded) go to Options.OnUnmatched.
+func (c *Client) deliver(m *message, body []byte) {
 	var id int64
-	if json.Unmarshal(m.ID, &id) != nil {
-		return
+	ch, ok := (chan reply)(nil), false
+	if json.Unmarshal(m.ID, &id) == nil {
+		ch, ok = c.take(id)
 	}
-	ch, ok := c.take(id)
 	if !ok {
+		if c.opts.OnUnmatched != nil {
+			c.notifyMu.Lock()
+			defer c.notifyMu.Unlock()
+			c.opts.OnUnmatched(body)
+		}
 		return
 	}
 	if m.Error != nil {
@@ -39,7 +48,16 @@ func (c *Client) deliver(m *message) {
 	ch <- reply{result: m.Result}
 }
 
+// notify routes progress to the call that asked for it, cancels a server
+// request the server gave up, and hands every notification to
+// Options.OnNotification.
 func (c *Client) notify(m *message) {
+	switch m.Method {
+	case "notifications/progress":
+		c.progressed(m.Params)
+	case "notifications/cancelled":
+		c.serverCancelled(m.Params)
+	}
 	if c.opts.OnNotification == nil {
 		return
 	}
@@ -48,19 +66,40 @@ func (c *Client) notify(m *message) {
 	c.opts.OnNotification(Notification{Method: m.Method, Params: m.Params})
 }
 
+// served is a server request being answered.
+type served struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the server; no reply is sent
+}
+
 // serve answers a server-to-client request in its own goroutine, so that a
-// slow answer never stalls the reader.
+// slow answer never stalls the reader. The answer is not sent when the
+// server cancelled the request or the Client is closing.
 func (c *Client) serve(m *message) {
+	key := idKey(m.ID)
 	c.mu.Lock()
 	if c.closing || c.ended {
 		c.mu.Unlock()
 		return
 	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	s := &served{cancel: cancel}
+	c.serving[key] = s
 	c.handlers.Add(1)
 	c.mu.Unlock()
 	go func() {
 		defer c.handlers.Done()
-		result, rpcErr := c.handle(m)
+		defer cancel()
+		result, rpcErr := c.handleRequest(ctx, m.Method, m.Params)
+		c.mu.Lock()
+		if c.serving[key] == s {
+			delete(c.serving, key)
+		}
+		cancelled := s.cancelled
+		c.mu.Unlock()
+		if cancelled || c.ctx.Err() != nil {
+			return
+		}
 		body, err := encodeResponse(m.ID, result, rpcErr)
 		if err != nil {
 			return
@@ -70,12 +109,28 @@ func (c *Client) serve(m *message) {
 	}()
 }
 
-// handle computes the answer to a server-to-client request. Handlers for
-// more methods (sampling, elicitation, roots) belong in this switch.
-func (c *Client) handle(m *message) (any, *RPCError) {
-	switch m.Method {
-	case "ping":
-		return struct{}{}, nil
+// serverCancelled cancels the server request named by a
+// notifications/cancelled.
+func (c *Client) serverCancelled(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
 	}
-	return nil, &RPCError{Code: codeMethodNotFound, Message: "Method not found"}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.serving[idKey(p.RequestID)]; s != nil {
+		s.cancelled = true
+		s.cancel()
+	}
+}
+
+// idKey normalizes a raw JSON-RPC id for lookup.
+func idKey(id json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, id) != nil {
+		return string(id)
+	}
+	return buf.String()
 }

@@ -40,8 +40,9 @@ type echoArgs struct {
 	Text string `json:"text"`
 }
 
-// newSDKServer returns a Go SDK server with tools echo, fail, hang and
-// filler1..3, listed two per page.
+// newSDKServer returns a Go SDK server with tools echo, fail, hang,
+// filler1..3, ask and progress (see addClientFeatureTools), listed two per
+// page.
 func newSDKServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, &mcp.ServerOptions{PageSize: 2})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"},
@@ -63,6 +64,7 @@ func newSDKServer() *mcp.Server {
 				return &mcp.CallToolResult{}, nil, nil
 			})
 	}
+	addClientFeatureTools(s)
 	return s
 }
 
@@ -70,9 +72,13 @@ func newSDKServer() *mcp.Server {
 // initialize: a garbage line, a notification and a response to an unknown
 // id come before the reply. "ask": asks the client ping and
 // sampling/createMessage, then answers with the client's two raw replies.
-// "big": a 4 KiB line. "exit": exits 7 after a stderr line. "hang": no
-// answer. Others: -32601. With FAKE_IGNORE_EOF=1 it keeps running after
-// stdin ends; with FAKE_IGNORE_TERM=1 it also ignores SIGTERM.
+// "big": a 4 KiB line. "bigtail": a 4 KiB line with the id last. "bignote":
+// a 4 KiB notification, and no answer. "cancelme": asks the client
+// sampling/createMessage (id "c1"), cancels that at once and answers {}.
+// "exit": exits 7 after a stderr line. "hang": no answer. Input that is not
+// JSON gets a -32700 reply with id null; notifications get nothing. Others:
+// -32601. With FAKE_IGNORE_EOF=1 it keeps running after stdin ends; with
+// FAKE_IGNORE_TERM=1 it also ignores SIGTERM.
 func fakeServer() {
 	if os.Getenv("FAKE_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
@@ -91,7 +97,13 @@ func fakeServer() {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
-		_ = json.Unmarshal(in.Bytes(), &m)
+		if json.Unmarshal(in.Bytes(), &m) != nil {
+			write(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+			continue
+		}
+		if len(m.ID) == 0 {
+			continue // a notification
+		}
 		switch m.Method {
 		case "initialize":
 			fmt.Fprintln(os.Stderr, "fake server starting")
@@ -99,7 +111,7 @@ func fakeServer() {
 			write(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 			write(`{"jsonrpc":"2.0","id":999,"result":{}}`)
 			write(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"},"instructions":"be nice"}}`)
-		case "notifications/initialized", "notifications/cancelled", "hang":
+		case "hang":
 		case "ask":
 			askID = m.ID
 			write(`{"jsonrpc":"2.0","id":"s1","method":"ping"}`)
@@ -111,6 +123,14 @@ func fakeServer() {
 			}
 		case "big":
 			write(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"x":"` + strings.Repeat("x", 4096) + `"}}`)
+		case "bigtail":
+			write(`{"result":{"x":"` + strings.Repeat("x", 4096) + `"},"jsonrpc":"2.0","id":` + string(m.ID) + `}`)
+		case "bignote":
+			write(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 4096) + `"}}`)
+		case "cancelme":
+			write(`{"jsonrpc":"2.0","id":"c1","method":"sampling/createMessage","params":{}}`)
+			write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"changed my mind"}}`)
+			write(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`)
 		case "exit":
 			fmt.Fprintln(os.Stderr, "fatal: asked to exit")
 			os.Exit(7)

@@ -86,7 +86,7 @@ func TestSDKServer(t *testing.T) {
 					names = append(names, tool.Name)
 				}
 				slices.Sort(names)
-				want := []string{"echo", "fail", "filler1", "filler2", "filler3", "hang"}
+				want := []string{"ask", "echo", "fail", "filler1", "filler2", "filler3", "hang", "progress"}
 				if !slices.Equal(names, want) {
 					t.Errorf("tools = %v, want %v", names, want)
 				}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadSSE(t *testing.T) {
@@ -31,9 +32,33 @@ func TestReadSSE(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !slices.EqualFunc(got, tt.want, func(a, b sseEvent) bool { return a.id == b.id && string(a.data) == string(b.data) }) {
-				t.Errorf("got %q, want %q", got, tt.want)
+				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestParseSSE(t *testing.T) {
+	input := "id: p\nretry: 500\ndata:\n\n" + // priming event
+		"event: endpoint\ndata: /messages?s=1\n\n" +
+		"retry: soon\nid: 2\ndata: x\n\n" + // bad retry ignored
+		"foo: bar\n\n" + // unknown field only: no event
+		": comment only\n\n" +
+		"retry: 7\n\n"
+	var got []sseEvent
+	if err := parseSSE(strings.NewReader(input), 1024, func(ev sseEvent) { got = append(got, ev) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []sseEvent{
+		{id: "p", hasData: true, retry: 500 * time.Millisecond},
+		{event: "endpoint", data: []byte("/messages?s=1"), hasData: true, retry: -1},
+		{id: "2", data: []byte("x"), hasData: true, retry: -1},
+		{retry: 7 * time.Millisecond},
+	}
+	if !slices.EqualFunc(got, want, func(a, b sseEvent) bool {
+		return a.id == b.id && a.event == b.event && string(a.data) == string(b.data) && a.hasData == b.hasData && a.retry == b.retry
+	}) {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
 

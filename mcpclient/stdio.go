@@ -160,7 +160,9 @@ func (t *stdioTransport) send(ctx context.Context, m outbound) error {
 }
 
 // readStdout reads one message per line until stdout ends. Empty lines are
-// skipped; an oversized line stops reading, which ends the connection.
+// skipped. An oversized line is recorded shortened; when it is plainly a
+// response, the call it answers fails and reading goes on, else reading
+// stops, which ends the connection.
 func (t *stdioTransport) readStdout() {
 	defer t.wg.Done()
 	defer close(t.stdoutDone)
@@ -170,6 +172,10 @@ func (t *stdioTransport) readStdout() {
 		var tooLarge *frameTooLargeError
 		if errors.As(err, &tooLarge) {
 			t.c.tap(Inbound, KindParseError, tooLarge.Head, nil)
+			if id, ok := tooLarge.responseID(); ok {
+				t.c.requestFailed(id, err)
+				continue
+			}
 			t.readErr = err
 			return
 		}

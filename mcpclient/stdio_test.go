@@ -163,16 +163,39 @@ func TestStdioServerExit(t *testing.T) {
 }
 
 func TestStdioFrameTooLarge(t *testing.T) {
-	c, rec, _ := connectFake(t, Options{MaxFrameSize: 1024})
-	_, err := c.Call(testContext(t), "big", nil)
-	if err == nil || !strings.Contains(err.Error(), "inbound frame larger than the 1024-byte limit") {
-		t.Fatalf("err = %v", err)
-	}
-	f := rec.waitFind(t, Inbound, KindParseError, `{"jsonrpc":"2.0","id":2,"result":{"x":"xxx`)
-	if len(f.Body) != 1024 {
-		t.Errorf("recorded %d bytes", len(f.Body))
-	}
-	<-c.Done()
+	const limitErr = "inbound frame larger than the 1024-byte limit (MaxFrameSize)"
+	t.Run("a response fails its call; the session goes on", func(t *testing.T) {
+		c, rec, _ := connectFake(t, Options{MaxFrameSize: 1024})
+		ctx := testContext(t)
+		for _, method := range []string{"big", "bigtail"} {
+			_, err := c.Call(ctx, method, nil)
+			if err == nil || err.Error() != method+": "+limitErr {
+				t.Fatalf("%s: err = %v", method, err)
+			}
+		}
+		f := rec.waitFind(t, Inbound, KindParseError, `{"jsonrpc":"2.0","id":2,"result":{"x":"xxx`)
+		if len(f.Body) != 1024 {
+			t.Errorf("recorded %d bytes", len(f.Body))
+		}
+		if f := rec.waitFind(t, Inbound, KindParseError, `{"result":{"x":"xxx`); len(f.Body) != 1024 {
+			t.Errorf("recorded %d bytes", len(f.Body))
+		}
+		if _, err := c.Call(ctx, "ping", nil); !errors.As(err, new(*RPCError)) {
+			t.Errorf("call after the oversized frames: %v", err)
+		}
+	})
+	t.Run("an oversized notification ends the connection", func(t *testing.T) {
+		c, rec, _ := connectFake(t, Options{MaxFrameSize: 1024})
+		_, err := c.Call(testContext(t), "bignote", nil)
+		if err == nil || err.Error() != "bignote: "+limitErr {
+			t.Fatalf("err = %v", err)
+		}
+		rec.waitFind(t, Inbound, KindParseError, `"method":"notifications/message"`)
+		<-c.Done()
+		if c.Err() == nil || c.Err().Error() != limitErr {
+			t.Errorf("Err() = %v", c.Err())
+		}
+	})
 }
 
 func TestStdioClose(t *testing.T) {
