@@ -30,7 +30,7 @@ NPM_STAMP := node_modules/.installed-stamp
 VENDOR_DIR   := static/vendor
 VENDOR_FILES := $(VENDOR_DIR)/htmx.min.js $(VENDOR_DIR)/ws.min.js
 
-.PHONY: help assets generate check-generated build run test bench clean distclean
+.PHONY: help assets generate check-generated build run test fuzz bench clean distclean
 
 help:
 	@echo 'make assets           npm ci (when needed) and copy htmx files into $(VENDOR_DIR)'
@@ -38,7 +38,8 @@ help:
 	@echo 'make check-generated  fail if generated *_templ.go files are stale'
 	@echo 'make build            assets, then build $(BIN) (default target)'
 	@echo 'make run              build, then $(BIN) serve $$ARGS'
-	@echo 'make test             assets, check-generated, go vet, go test -race'
+	@echo 'make test             assets, check-generated, go vet, go test -race, then fuzz for 5s each'
+	@echo 'make fuzz             run each mcpclient fuzz target for $$FUZZTIME (default 10s)'
 	@echo 'make bench            go test benchmarks, no tests'
 	@echo 'make clean            remove $(BIN), vendored copies and coverage files'
 	@echo 'make distclean        clean, and remove node_modules'
@@ -81,6 +82,17 @@ run: build
 test: assets check-generated
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
+
+# go test -fuzz takes one target at a time. New inputs are minimized for at
+# most 1s, so that the time goes to fuzzing.
+FUZZ_TARGETS := FuzzReadLine FuzzReadSSE FuzzDecodeMessage FuzzWithProgressToken
+FUZZTIME ?= 10s
+
+fuzz:
+	for target in $(FUZZ_TARGETS); do \
+		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./mcpclient/; \
+	done
 
 bench: assets
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -27,6 +27,9 @@ const usage = `Usage: playground [command] [flags]
 Commands:
   serve         start the dashboard (the default)
   demo-server   run the bundled demo MCP server (stdio, or --http ADDR)
+  conformance-client URL
+                the client the official MCP conformance suite runs
+  call          send one request to an MCP server and print the result
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -44,6 +47,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServe(ctx, args, stderr)
 	case "demo-server":
 		return runDemoServer(ctx, args, stdin, stdout, stderr)
+	case "conformance-client":
+		return runConformanceClient(ctx, args, os.Getenv, stderr)
+	case "call":
+		return runCall(ctx, args, stdout, stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

