@@ -10,6 +10,8 @@ type Event struct {
 	SessionID int64
 	Frames    []Frame  // frames in id order, already committed to the database
 	Session   *Session // set when the session's status changed
+	// InputsChanged says the session's waiting input requests changed (see Inbox).
+	InputsChanged bool
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not

@@ -120,11 +120,12 @@ func MustSession(tb testing.TB, db *store.DB) int64 {
 
 // env is a full backend over a temp-file database.
 type env struct {
-	db   *store.DB
-	hub  *backend.Hub
-	rec  *backend.Recorder
-	pool *backend.Pool
-	reg  *backend.Registry
+	db    *store.DB
+	hub   *backend.Hub
+	rec   *backend.Recorder
+	inbox *backend.Inbox
+	pool  *backend.Pool
+	reg   *backend.Registry
 }
 
 // MustEnv builds a database, hub, recorder, pool and registry; the pool is
@@ -133,7 +134,8 @@ func MustEnv(tb testing.TB) *env {
 	tb.Helper()
 	e := &env{db: MustOpenDB(tb), hub: backend.NewHub(0)}
 	e.rec = MustRecorder(tb, e.db, e.hub)
-	e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, testLogger(tb), mcpclient.Implementation{Name: "playground-test", Version: "0"})
+	e.inbox = backend.NewInbox(e.hub, time.Minute)
+	e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, e.inbox, testLogger(tb), mcpclient.Implementation{Name: "playground-test", Version: "0"})
 	tb.Cleanup(e.pool.Close)
 	e.reg = backend.NewRegistry(e.db, e.db, e.pool)
 	return e

@@ -22,6 +22,7 @@ type Pool struct {
 	sessions SessionStore
 	rec      *Recorder
 	hub      *Hub
+	inbox    *Inbox
 	log      *slog.Logger
 	info     mcpclient.Implementation
 
@@ -44,9 +45,11 @@ type liveSession struct {
 	toolsStale atomic.Bool      // set when the server says its tool list changed
 }
 
-// NewPool returns an empty pool. clientInfo names the playground to servers.
-func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, log *slog.Logger, clientInfo mcpclient.Implementation) *Pool {
-	return &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, log: log, info: clientInfo, live: map[int64]*liveSession{}}
+// NewPool returns an empty pool. Servers' elicitation and sampling requests
+// wait in inbox for a person's answer. clientInfo names the playground to
+// servers.
+func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation) *Pool {
+	return &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}}
 }
 
 // ErrPoolClosed is returned by Connect after Close.
@@ -72,7 +75,8 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return Session{}, err
 	}
 	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{})}
-	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info, OnNotification: ls.notified}
+	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info, OnNotification: ls.notified,
+		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
 		reason := "connect failed: " + err.Error()
@@ -82,7 +86,8 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return sess, &Error{Code: EUnavailable, Message: reason}
 	}
 	init := client.InitializeResult()
-	sess.Status, sess.ProtocolVersion, sess.PeerName, sess.PeerVersion = SessionOpen, init.ProtocolVersion, init.ServerInfo.Name, init.ServerInfo.Version
+	sess.Status, sess.Era, sess.ProtocolVersion = SessionOpen, Era(client.Era()), client.ProtocolVersion()
+	sess.PeerName, sess.PeerVersion = init.ServerInfo.Name, init.ServerInfo.Version
 	if err := p.sessions.MarkSessionOpen(context.WithoutCancel(ctx), sess); err != nil {
 		client.Close()
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, "the session could not be stored", time.Now()
@@ -115,15 +120,41 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 		}
 		sort.Strings(env)
 		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: env, Dir: srv.Dir}, opts)
-	case TransportHTTP:
+	case TransportHTTP, TransportSSE:
 		header := make(map[string][]string, len(srv.Headers))
 		for k, v := range srv.Headers {
 			header[k] = []string{v}
 		}
-		return mcpclient.ConnectHTTP(ctx, mcpclient.HTTPConfig{URL: srv.URL, Header: header}, opts)
+		cfg := mcpclient.HTTPConfig{URL: srv.URL, Header: header}
+		if srv.Transport == TransportSSE {
+			return mcpclient.ConnectSSE(ctx, cfg, opts)
+		}
+		return mcpclient.ConnectHTTP(ctx, cfg, opts)
 	default:
 		return nil, fmt.Errorf("unknown transport %q", srv.Transport)
 	}
+}
+
+// serverRequests answers a session's server-to-client requests: roots are
+// an empty list (the playground shares no files); elicitation and sampling
+// wait in the inbox for a person.
+func (p *Pool) serverRequests(sessionID int64) mcpclient.Handler {
+	mux := &mcpclient.Mux{}
+	mux.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"roots":[]}`), nil
+	})
+	ask := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		res, err := p.inbox.Ask(ctx, sessionID, method, params)
+		var appErr *Error
+		if errors.As(err, &appErr) {
+			// The server sees the safe message, not our error code.
+			return nil, &mcpclient.RPCError{Code: -32603, Message: appErr.Message}
+		}
+		return res, err
+	}
+	mux.HandleFunc(MethodElicit, ask)
+	mux.HandleFunc(MethodSample, ask)
+	return mux
 }
 
 // watch waits for the session to end, by the user or by the server, and
@@ -327,4 +358,12 @@ func (p *Pool) Close() {
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
+}
+
+// clientEra maps a server's configured era to the client's; unset is legacy.
+func clientEra(e Era) mcpclient.Era {
+	if e == "" {
+		return mcpclient.EraLegacy
+	}
+	return mcpclient.Era(e)
 }

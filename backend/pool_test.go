@@ -436,7 +436,7 @@ func TestPoolRefusesCallsWhileRecordingFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	pool := backend.NewPool(db, db, rec, hub, testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
 	srvID, err := db.CreateServer(testContext(t), httpServer("sdk", MustSDKHTTPServer(t)))
 	if err != nil {
@@ -508,7 +508,7 @@ func TestPoolConnectWhenStoringTheOpenSessionFails(t *testing.T) {
 	db := MustOpenDB(t)
 	hub := backend.NewHub(0)
 	rec := MustRecorder(t, db, hub)
-	pool := backend.NewPool(db, openFailingSessions{db}, rec, hub, testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	pool := backend.NewPool(db, openFailingSessions{db}, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
 	ctx := testContext(t)
 	srvID, err := db.CreateServer(ctx, httpServer("sdk", MustSDKHTTPServer(t)))
@@ -544,7 +544,7 @@ func TestPoolSecretHeadersNotStoredInPlaintext(t *testing.T) {
 	defer db.Close()
 	hub := backend.NewHub(0)
 	rec := MustRecorder(t, db, hub)
-	pool := backend.NewPool(db, db, rec, hub, testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
 	ctx := testContext(t)
 	const secret = "Bearer s3cr3t-t0ken-value"

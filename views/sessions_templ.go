@@ -194,7 +194,7 @@ func SessionsPage(p Page, sessions []backend.Session) templ.Component {
 
 // SessionPage shows one session and its frames, read from the database;
 // a live session keeps streaming.
-func SessionPage(p Page, s backend.Session, frames []backend.Frame, live bool) templ.Component {
+func SessionPage(p Page, s backend.Session, frames []backend.Frame, live bool, inputs []InputView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -413,6 +413,16 @@ func SessionPage(p Page, s backend.Session, frames []backend.Frame, live bool) t
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, " frames</p></div>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			if live {
+				templ_7745c5c3_Err = InputsPanel(s.ID, inputs, false).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

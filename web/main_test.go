@@ -112,13 +112,14 @@ func MustDashboard(tb testing.TB) *dashboard {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { rec.Close() })
-	pool := backend.NewPool(db, db, rec, hub, log, mcpclient.Implementation{Name: "playground-test", Version: "0"})
+	inbox := backend.NewInbox(hub, time.Minute)
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"})
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
 
 	ts := httptest.NewUnstartedServer(nil)
 	host := ts.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Log: log})
+	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log})
 	ts.Config.Handler = h
 	ts.Start()
 	tb.Cleanup(func() {

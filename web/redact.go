@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/backend"
 )
 
 // redactedValue replaces a secret header value in what people are shown.
@@ -16,7 +16,7 @@ var sensitiveHeaderWords = []string{"authorization", "cookie", "token", "secret"
 // redactHTTP returns info with the values of secret-looking headers
 // replaced; the stored frame keeps them. The MCP session id stays visible:
 // it identifies a session and grants nothing without the other headers.
-func redactHTTP(info *mcpclient.HTTPInfo) *mcpclient.HTTPInfo {
+func redactHTTP(info *backend.HTTPInfo) *backend.HTTPInfo {
 	if info == nil || len(info.Header) == 0 {
 		return info
 	}

@@ -22,6 +22,7 @@ type Deps struct {
 	Sessions backend.SessionStore
 	Frames   backend.FrameStore
 	Hub      *backend.Hub
+	Inbox    *backend.Inbox
 	Log      *slog.Logger
 }
 
@@ -78,6 +79,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/servers/:id/connect", s.connectServer)
 	e.POST("/sessions/:id/disconnect", s.disconnectSession)
 	e.POST("/sessions/:id/tools/call", s.callTool)
+	e.POST("/sessions/:id/inputs/:input", s.answerInput)
 	e.GET("/sessions", s.listSessions)
 	e.GET("/sessions/:id", s.showSession)
 	e.GET("/sessions/:id/live", s.streamSession)
@@ -90,6 +92,8 @@ func New(cfg Config, deps Deps) *Server {
 	api.DELETE("/sessions/:id", s.apiCloseSession)
 	api.POST("/sessions/:id/requests", s.apiSendRequest)
 	api.GET("/sessions/:id/frames", s.apiListFrames)
+	api.GET("/sessions/:id/inputs", s.apiListInputs)
+	api.POST("/sessions/:id/inputs/:input", s.apiAnswerInput)
 	return s
 }
 

@@ -36,6 +36,7 @@ func (s *Server) showServer(c echo.Context) error {
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
+		d.Inputs = s.inputViews(live.ID)
 		if d.Frames, err = s.lastFrames(ctx, live.ID); err != nil {
 			return err
 		}
@@ -104,7 +105,7 @@ func (s *Server) disconnectSession(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(sess.ServerID))
 }
 
-func toolView(t backendTool) views.ToolView {
+func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: prettyJSON(t.InputSchema), Form: backend.ParseToolForm(t.InputSchema),

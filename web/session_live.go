@@ -63,7 +63,7 @@ func (s *Server) streamSession(c echo.Context) error {
 
 // pumpSession owns conn: one reader goroutine for control frames, and this
 // goroutine as the only writer. It returns when the viewer leaves, falls
-// behind, or the dashboard closes.
+// behind, or the dashboard closes, and tells the viewer why in a close frame.
 func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, sessionID, after int64) {
 	defer conn.Close()
 	defer sub.Close()
@@ -82,47 +82,67 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 		}
 	}()
 
+	code, reason := s.stream(ctx, conn, sub, sessionID, after)
+	if s.ctx.Err() != nil {
+		code, reason = websocket.CloseGoingAway, "dashboard closing"
+	}
+	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+}
+
+// stream writes the backlog, the waiting inputs, then each event, until
+// something ends it; it returns the close code and reason to send.
+func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, sessionID, after int64) (int, string) {
+	const lost = "write failed"
 	backlog, err := s.deps.Frames.ListFrames(ctx, sessionID, after, 0)
 	if err != nil {
 		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
-		return
+		return websocket.CloseInternalServerErr, "could not read the session's frames"
 	}
 	last := after
-	if !s.sendFrames(ctx, conn, backlog, &last) {
-		return
+	if !s.sendFrames(conn, backlog, &last) {
+		return websocket.CloseInternalServerErr, lost
+	}
+	// Requests may have arrived since the page was rendered; show them all.
+	inputs := s.inputViews(sessionID)
+	shown := make(map[int64]bool, len(inputs))
+	for _, in := range inputs {
+		shown[in.ID] = true
+	}
+	if !s.sendFragment(conn, views.InputsPanel(sessionID, inputs, true)) {
+		return websocket.CloseInternalServerErr, lost
 	}
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "dashboard closing"), time.Now().Add(time.Second))
-			return
+			return websocket.CloseGoingAway, "stream closed"
 		case ev, ok := <-sub.C:
 			if !ok {
-				msg := "viewer fell behind"
-				if !sub.Dropped() {
-					msg = "stream ended"
+				if sub.Dropped() {
+					return websocket.CloseTryAgainLater, "viewer fell behind"
 				}
-				_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseTryAgainLater, msg), time.Now().Add(time.Second))
-				return
+				return websocket.CloseNormalClosure, "stream ended"
 			}
-			if ev.Session != nil && !s.sendFragment(ctx, conn, views.SessionStatusSwap(*ev.Session)) {
-				return
+			if ev.Session != nil && !s.sendFragment(conn, views.SessionStatusSwap(*ev.Session)) {
+				return websocket.CloseInternalServerErr, lost
 			}
-			if !s.sendFrames(ctx, conn, ev.Frames, &last) {
-				return
+			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
+				return websocket.CloseInternalServerErr, lost
+			}
+			if !s.sendFrames(conn, ev.Frames, &last) {
+				return websocket.CloseInternalServerErr, lost
 			}
 		case <-ping.C:
 			if conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteWait)) != nil {
-				return
+				return websocket.CloseInternalServerErr, lost
 			}
 		}
 	}
 }
 
 // sendFrames writes the frames newer than *last and advances it.
-func (s *Server) sendFrames(ctx context.Context, conn *websocket.Conn, frames []backend.Frame, last *int64) bool {
+func (s *Server) sendFrames(conn *websocket.Conn, frames []backend.Frame, last *int64) bool {
 	start := 0
 	for start < len(frames) && frames[start].ID <= *last {
 		start++
@@ -131,19 +151,46 @@ func (s *Server) sendFrames(ctx context.Context, conn *websocket.Conn, frames []
 		return true
 	}
 	fresh := frames[start:]
-	if !s.sendFragment(ctx, conn, views.FramesAppend(fresh)) {
+	if !s.sendFragment(conn, views.FramesAppend(fresh)) {
 		return false
 	}
 	*last = fresh[len(fresh)-1].ID
 	return true
 }
 
-func (s *Server) sendFragment(ctx context.Context, conn *websocket.Conn, comp templ.Component) bool {
+// sendFragment renders comp and writes it as one message. Rendering does
+// not watch a context: it is quick, and a closing stream still ends cleanly.
+func (s *Server) sendFragment(conn *websocket.Conn, comp templ.Component) bool {
 	var buf bytes.Buffer
-	if err := comp.Render(ctx, &buf); err != nil {
+	if err := comp.Render(context.Background(), &buf); err != nil {
 		s.deps.Log.Error("rendering live fragment", "err", err)
 		return false
 	}
 	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
 	return conn.WriteMessage(websocket.TextMessage, buf.Bytes()) == nil
+}
+
+// sendInputChanges adds the cards of newly waiting requests and removes
+// those no longer waiting, updating shown, the set of cards the viewer has.
+func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown map[int64]bool) bool {
+	var added []views.InputView
+	waiting := map[int64]bool{}
+	for _, in := range s.inputViews(sessionID) {
+		waiting[in.ID] = true
+		if !shown[in.ID] {
+			added = append(added, in)
+			shown[in.ID] = true
+		}
+	}
+	var gone []int64
+	for id := range shown {
+		if !waiting[id] {
+			gone = append(gone, id)
+			delete(shown, id)
+		}
+	}
+	if len(gone) > 0 && !s.sendFragment(conn, views.InputsRemove(gone)) {
+		return false
+	}
+	return len(added) == 0 || s.sendFragment(conn, views.InputsAdd(sessionID, added))
 }

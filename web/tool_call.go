@@ -12,11 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
-
-type backendTool = mcpclient.Tool
 
 const toolCallTimeout = 60 * time.Second
 
@@ -81,7 +78,7 @@ func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
 	case res.Error != nil:
 		o.Kind, o.Code, o.Message, o.Data = views.OutcomeRPCError, res.Error.Code, res.Error.Message, prettyJSON(res.Error.Data)
 	default:
-		var r mcpclient.CallToolResult
+		var r backend.CallToolResult
 		if uerr := json.Unmarshal(res.Result, &r); uerr != nil {
 			o.Kind, o.Message = views.OutcomeFailure, "The server's result is not a valid tools/call result: "+uerr.Error()
 			return o
@@ -98,7 +95,7 @@ func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
 	return o
 }
 
-func contentView(c mcpclient.Content) views.ContentView {
+func contentView(c backend.Content) views.ContentView {
 	v := views.ContentView{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data}
 	if c.Type != "text" && c.Type != "image" && c.Type != "audio" {
 		detail, err := json.MarshalIndent(c, "", "  ")

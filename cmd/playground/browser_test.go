@@ -25,9 +25,10 @@ const (
 )
 
 // TestBrowserDashboard drives the dashboard in headless Chromium against the
-// bundled demo server: connect, call tools through the generated forms, watch
-// the traffic arrive live over the WebSocket, and find the session's frames
-// again after leaving the page. It needs PLAYGROUND_CHROMIUM (see
+// bundled demo server: connect, call tools through the generated forms,
+// answer the server's elicitation and sampling requests as they arrive,
+// watch the traffic arrive live over the WebSocket, and find the session's
+// frames again after leaving the page. It needs PLAYGROUND_CHROMIUM (see
 // e2eChromium). When PLAYGROUND_SCREENSHOT_DIR is set, screenshots of the
 // server page after the greet call go there (server-page.png, the viewport at
 // the greet card, and server-page-full.png, the whole page).
@@ -232,24 +233,120 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Errorf("JSON-RPC error message = %q", got)
 	}
 
-	// Exactly the four valid calls reached the server: the empty name and
-	// the invalid JSON sent nothing. The recorder commits in order, so once
-	// tiny_image's response is in the live panel the earlier frames are
+	// Elicitation: ask_name's call waits while the server asks for a name;
+	// the question appears live in the inputs panel and is answered there.
+	step("call ask_name and answer its elicitation")
+	askCard := e2eCard("ask_name")
+	p.startTool("ask_name")
+	input := p.waitInput("elicit-form", "")
+	firstAsk := strings.TrimPrefix(input, "#")
+	if !e2eEval[bool](p, "check the marker", "", `window.e2eSamePage === true`) {
+		t.Errorf("the page was reloaded to show the elicitation; it must arrive over the WebSocket")
+	}
+	if got := p.text(input + ` [data-testid="input-message"]`); !strings.Contains(got, "What is your name?") {
+		t.Errorf("the elicitation card shows the message %q, want the server's %q\n%s", got, "What is your name?", p.dump(input))
+	}
+	if dups := e2eEval[[]string](p, "look for duplicate ids", "", e2eDuplicateIDsJS); len(dups) > 0 {
+		t.Errorf("with an input card shown, the server page has duplicate element ids %q", dups)
+	}
+	p.typeInto(input+` [name="arg.name"]`, "Ada")
+	p.choose(input+` select[name="arg.formal"]`, "true")
+	p.do("click Accept", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
+	p.awaitTool("ask_name")
+	p.wantOutcome("ask_name", "result")
+	if got := p.text(askCard + ` [data-testid="content-text"]`); got != "Good day, Ada." {
+		t.Errorf("ask_name result text = %q, want %q\n%s", got, "Good day, Ada.", p.dump(askCard))
+	}
+	p.waitJS("wait for the answered card to leave the inputs panel", `[data-testid="inputs"]`,
+		`!document.querySelector('[data-testid="inputs"] [data-testid="input-request"]')`)
+	frames = p.waitFrames("the elicitation/create request and our answer in the live panel", func(frames []e2eDOMFrame) (bool, string) {
+		in, out := e2eCountMethod(frames, "in", "request", "elicitation/create"), e2eCountMethod(frames, "out", "result", "elicitation/create")
+		return in == 1 && out == 1, fmt.Sprintf("%d in/request and %d out/result elicitation/create frames, want 1 and 1", in, out)
+	})
+	for _, f := range frames {
+		if f.Direction != "out" || f.Method != "elicitation/create" {
+			continue
+		}
+		var answer struct {
+			Result struct {
+				Action  string         `json:"action"`
+				Content map[string]any `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(f.Body), &answer); err != nil {
+			t.Errorf("our elicitation answer is not JSON: %v\n%s", err, f.Body)
+		} else if a := answer.Result; a.Action != "accept" || a.Content["name"] != "Ada" || a.Content["formal"] != true {
+			t.Errorf(`our elicitation answer = %+v, want action accept with content name "Ada" and formal the JSON boolean true`, a)
+		}
+	}
+
+	// Sampling: summarize's call waits for the "model", played by the user.
+	step("call summarize and answer its sampling request")
+	sumCard := e2eCard("summarize")
+	p.typeInto(sumCard+` [name="arg.text"]`, "hello world")
+	p.startTool("summarize")
+	input = p.waitInput("sample", "")
+	if got := p.text(input + ` [data-testid="input-message"]`); !strings.Contains(got, "hello world") {
+		t.Errorf("the sampling card shows the message %q, want it to quote %q\n%s", got, "hello world", p.dump(input))
+	}
+	p.typeInto(input+` textarea[name="reply"]`, "short")
+	p.do("click Send reply", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
+	p.awaitTool("summarize")
+	p.wantOutcome("summarize", "result")
+	if got := p.text(sumCard + ` [data-testid="content-text"]`); !strings.HasPrefix(got, "Summary from ") || !strings.Contains(got, "short") {
+		t.Errorf("summarize result text = %q, want %q with the reply typed, %q\n%s", got, "Summary from MODEL: short", "short", p.dump(sumCard))
+	}
+
+	// Declining: ask_name goes on without a name.
+	step("call ask_name and decline")
+	p.startTool("ask_name")
+	input = p.waitInput("elicit-form", firstAsk)
+	p.do("click Decline", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-decline"]`)))
+	p.awaitTool("ask_name")
+	p.wantOutcome("ask_name", "result")
+	if got := p.text(askCard + ` [data-testid="content-text"]`); !strings.Contains(got, "decline") {
+		t.Errorf("ask_name result text after Decline = %q, want it to say decline\n%s", got, p.dump(askCard))
+	}
+
+	// Exactly the seven valid calls reached the server: the empty name and
+	// the invalid JSON sent nothing. Each elicitation and sampling request
+	// came in once and was answered once. The recorder commits in order, so
+	// once the last response is in the live panel the earlier frames are
 	// stored too.
-	frames = p.waitFrames("four tools/call requests and their responses in the live panel", func(frames []e2eDOMFrame) (bool, string) {
+	frames = p.waitFrames("seven tools/call requests, their responses and the server's requests in the live panel", func(frames []e2eDOMFrame) (bool, string) {
 		req, res, rpcErr := e2eCountDOM(frames, "out", "request"), e2eCountDOM(frames, "in", "result"), e2eCountDOM(frames, "in", "error")
-		return req == 4 && res == 3 && rpcErr == 1, fmt.Sprintf("%d tools/call requests, %d results and %d errors, want 4, 3 and 1", req, res, rpcErr)
+		if req != 7 || res != 6 || rpcErr != 1 {
+			return false, fmt.Sprintf("%d tools/call requests, %d results and %d errors, want 7, 6 and 1", req, res, rpcErr)
+		}
+		for _, m := range []struct {
+			method string
+			want   int
+		}{{"elicitation/create", 2}, {"sampling/createMessage", 1}} {
+			in, out := e2eCountMethod(frames, "in", "request", m.method), e2eCountMethod(frames, "out", "result", m.method)
+			if in != m.want || out != m.want {
+				return false, fmt.Sprintf("%d in/request and %d out/result %s frames, want %d of each", in, out, m.method, m.want)
+			}
+		}
+		return true, ""
 	})
 	p.checkFrameOrder(frames)
 	apiFrames := srv.apiFrames(t, sessionID)
-	if n := e2eCountFrames(apiFrames, "out", "request", "tools/call"); n != 4 {
-		t.Errorf("the API lists %d tools/call requests, want 4 (greet, fail, tiny_image, protocol_error)", n)
+	if n := e2eCountFrames(apiFrames, "out", "request", "tools/call"); n != 7 {
+		t.Errorf("the API lists %d tools/call requests, want 7 (greet, fail, tiny_image, protocol_error, ask_name twice, summarize)", n)
 	}
 	if n := e2eCountFrames(apiFrames, "in", "error", "tools/call"); n != 1 {
 		t.Errorf("the API lists %d tools/call error responses, want 1", n)
 	}
-	if n := e2eCountFrames(apiFrames, "in", "result", "tools/call"); n != 3 {
-		t.Errorf("the API lists %d tools/call results, want 3", n)
+	if n := e2eCountFrames(apiFrames, "in", "result", "tools/call"); n != 6 {
+		t.Errorf("the API lists %d tools/call results, want 6", n)
+	}
+	for _, m := range []struct {
+		method string
+		want   int
+	}{{"elicitation/create", 2}, {"sampling/createMessage", 1}} {
+		if in, out := e2eCountFrames(apiFrames, "in", "request", m.method), e2eCountFrames(apiFrames, "out", "result", m.method); in != m.want || out != m.want {
+			t.Errorf("the API lists %d in/request and %d out/result %s frames, want %d of each", in, out, m.method, m.want)
+		}
 	}
 
 	// Leave the page; the session's stored frames are on its own page.
@@ -265,8 +362,8 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Fatalf("the browser is at %s, want /sessions/%s", loc, sessionID)
 	}
 	stored := p.frames()
-	if req, res, rpcErr := e2eCountDOM(stored, "out", "request"), e2eCountDOM(stored, "in", "result"), e2eCountDOM(stored, "in", "error"); req != 4 || res != 3 || rpcErr != 1 {
-		t.Errorf("the session page shows %d tools/call requests, %d results and %d errors, want 4, 3 and 1\n%s", req, res, rpcErr, e2eSummary(stored))
+	if req, res, rpcErr := e2eCountDOM(stored, "out", "request"), e2eCountDOM(stored, "in", "result"), e2eCountDOM(stored, "in", "error"); req != 7 || res != 6 || rpcErr != 1 {
+		t.Errorf("the session page shows %d tools/call requests, %d results and %d errors, want 7, 6 and 1\n%s", req, res, rpcErr, e2eSummary(stored))
 	}
 	if req, ok := e2eFindToolCall(stored, "greet", "Ada"); !ok {
 		t.Errorf("the session page does not show the greet request\n%s", e2eSummary(stored))
@@ -285,6 +382,60 @@ func TestBrowserDashboard(t *testing.T) {
 	p.checkFrameOrder(stored)
 	step("done")
 
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
+
+// TestBrowserInputsKeepWhatIsTyped answers one of the demo server's
+// questions while another arrives: the new card must not wipe what the user
+// has typed into the first. It needs PLAYGROUND_CHROMIUM.
+func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
+	chromium := e2eChromium(t)
+	bin := e2eBuildPlayground(t)
+	srv := e2eServe(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel)
+	p := e2eOpenBrowser(t, ctx, chromium)
+
+	p.do("open "+srv.URL+"/", "main", chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="server-row"]`)))
+	demoHref := e2eEval[string](p, "find the demo server's link", `[data-testid="server-list"]`,
+		`(() => {
+			const a = Array.from(document.querySelectorAll('[data-testid="server-row"] a'))
+				.find(a => a.textContent.trim() === "Demo server");
+			return a ? a.getAttribute("href") : "";
+		})()`)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("ask_name"))))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+
+	p.startTool("ask_name")
+	ask := p.waitInput("elicit-form", "")
+	p.typeInto(ask+` [name="arg.name"]`, "Ada")
+	p.choose(ask+` select[name="arg.formal"]`, "true")
+
+	// A second question arrives while the first is being filled in.
+	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
+	p.startTool("summarize")
+	sample := p.waitInput("sample", "")
+	name := e2eEval[string](p, "read the name typed", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` [name="arg.name"]`)+`); return e ? e.value : "(no field)"; })()`)
+	formal := e2eEval[string](p, "read the formal choice", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` select[name="arg.formal"]`)+`); return e ? e.value : "(no field)"; })()`)
+	if name != "Ada" || formal != "true" {
+		t.Errorf("when a second request arrived, the first card's fields went from name %q, formal %q to %q, %q: "+
+			"the live stream replaces the whole inputs panel (views.InputsPanel with hx-swap-oob=true, values empty) "+
+			"and wipes what the user typed; swap only the cards that came or went", "Ada", "true", name, formal)
+	}
+
+	// Answer both, so that the calls end before the playground stops.
+	p.typeInto(sample+` textarea[name="reply"]`, "short")
+	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.awaitTool("summarize")
+	p.do("click Decline", ask, chromedp.Click(chromedp.CSS(ask+` [data-testid="input-decline"]`)))
+	p.awaitTool("ask_name")
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
@@ -535,11 +686,42 @@ func (p *e2ePage) choose(sel, label string) {
 // the card with the server's answer.
 func (p *e2ePage) submitTool(tool string) {
 	p.t.Helper()
+	p.startTool(tool)
+	p.awaitTool(tool)
+}
+
+// startTool marks the tool's card and clicks its Call button, without
+// waiting for the answer: a call whose server asks the user something
+// answers only once the user has.
+func (p *e2ePage) startTool(tool string) {
+	p.t.Helper()
 	card := e2eCard(tool)
 	p.do("mark the "+tool+" card", card, chromedp.SetAttributeValue(chromedp.CSS(card), "data-e2e-stale", ""))
 	p.do("click Call "+tool, card, chromedp.Click(chromedp.CSS(card+` [data-testid="call-tool"]`)))
+}
+
+// awaitTool waits until htmx has replaced the card marked by startTool with
+// the server's answer.
+func (p *e2ePage) awaitTool(tool string) {
+	p.t.Helper()
+	card := e2eCard(tool)
 	p.do("wait for the "+tool+" card to be replaced by the answer", card,
 		chromedp.WaitVisible(chromedp.CSS(card+`:not([data-e2e-stale])`)))
+}
+
+// waitInput waits until the inputs panel shows a visible request card of
+// the kind (elicit-form, elicit-url, sample) whose id is not among skip
+// (comma-separated), and returns the card's selector (#input-N).
+func (p *e2ePage) waitInput(kind, skip string) string {
+	p.t.Helper()
+	find := `Array.from(document.querySelectorAll('[data-testid="inputs"] [data-testid="input-request"][data-kind=` + e2eJS(kind) + `]'))
+		.find(e => !` + e2eJS(skip) + `.split(",").includes(e.id) && e.offsetParent !== null)`
+	p.waitJS("wait for a "+kind+" card in the inputs panel", `[data-testid="inputs"]`, `!!(`+find+`)`)
+	id := e2eEval[string](p, "read the "+kind+" card's id", `[data-testid="inputs"]`, `(`+find+`).id`)
+	if !strings.HasPrefix(id, "input-") {
+		p.t.Fatalf("the %s card has the id %q, want input-N\n%s", kind, id, p.dump(`[data-testid="inputs"]`))
+	}
+	return "#" + id
 }
 
 // outcome returns the card's data-outcome, or "" when it shows none.
@@ -700,6 +882,17 @@ func e2eCountDOM(frames []e2eDOMFrame, direction, rpcType string) int {
 	n := 0
 	for _, f := range frames {
 		if f.Direction == direction && f.RPCType == rpcType && f.Method == "tools/call" {
+			n++
+		}
+	}
+	return n
+}
+
+// e2eCountMethod counts the frames with the direction, type and method.
+func e2eCountMethod(frames []e2eDOMFrame, direction, rpcType, method string) int {
+	n := 0
+	for _, f := range frames {
+		if f.Direction == direction && f.RPCType == rpcType && f.Method == method {
 			n++
 		}
 	}

@@ -20,7 +20,12 @@ import (
 // version is the playground's version, reported to MCP servers.
 var version = "dev"
 
-const shutdownGrace = 10 * time.Second
+const (
+	shutdownGrace = 10 * time.Second
+	// inputTimeout is how long a server's elicitation or sampling request
+	// waits for a person before it fails.
+	inputTimeout = 10 * time.Minute
+)
 
 // runServe starts the dashboard and serves until ctx is cancelled, then
 // shuts down in order: stop taking requests, end live streams, close every
@@ -49,7 +54,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer rec.Close()
-	pool := backend.NewPool(db, db, rec, hub, log, mcpclient.Implementation{Name: "mcp-playground", Version: version})
+	inbox := backend.NewInbox(hub, inputTimeout)
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground", Version: version})
 	defer pool.Close()
 	registry := backend.NewRegistry(db, db, pool)
 	if err := seedDemo(ctx, registry); err != nil {
@@ -61,7 +67,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Log: log})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	log.Info("dashboard listening", "url", "http://"+ln.Addr().String(), "db", cfg.DB)
