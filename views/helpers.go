@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -124,4 +125,16 @@ func eraLabel(e backend.Era) string {
 		e = backend.EraLegacy
 	}
 	return string(e) + " era"
+}
+
+// headerText renders HTTP headers one per line, sorted by name.
+func headerText(h http.Header) string {
+	lines := make([]string, 0, len(h))
+	for name, values := range h {
+		for _, v := range values {
+			lines = append(lines, name+": "+v)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }

@@ -146,6 +146,21 @@ func TestAPISessionOverHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("pages show HTTP details with secrets redacted", func(t *testing.T) {
+		for _, path := range []string{fmt.Sprintf("/sessions/%d", sess.ID), fmt.Sprintf("/servers/%d", srv.ID)} {
+			r := d.get(t, path)
+			if r.Status != http.StatusOK {
+				t.Fatalf("GET %s: %d", path, r.Status)
+			}
+			if strings.Contains(r.Body, "top-secret-token") {
+				t.Errorf("GET %s shows the Authorization value", path)
+			}
+			if !strings.Contains(r.Body, `data-testid="http-details"`) || !strings.Contains(r.Body, "Authorization: [redacted]") {
+				t.Errorf("GET %s lacks the redacted HTTP details", path)
+			}
+		}
+	})
+
 	t.Run("unknown method", func(t *testing.T) {
 		// The Go SDK refuses unknown methods over Streamable HTTP with a
 		// plain HTTP 400 (no JSON-RPC response): a gateway error.

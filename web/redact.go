@@ -43,3 +43,14 @@ func isSecretHeader(name string) bool {
 	}
 	return false
 }
+
+// redactFrames returns a copy of frames with the secret header values of
+// their HTTP info replaced, for showing to people.
+func redactFrames(frames []backend.Frame) []backend.Frame {
+	out := make([]backend.Frame, len(frames))
+	for i, f := range frames {
+		f.HTTP = redactHTTP(f.HTTP)
+		out[i] = f
+	}
+	return out
+}

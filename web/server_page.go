@@ -62,7 +62,7 @@ func (s *Server) lastFrames(ctx context.Context, sessionID int64) ([]backend.Fra
 	if len(frames) > livePanelFrames {
 		frames = frames[len(frames)-livePanelFrames:]
 	}
-	return frames, nil
+	return redactFrames(frames), nil
 }
 
 // connectServer opens a session and returns to the server page, carrying

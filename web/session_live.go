@@ -151,7 +151,7 @@ func (s *Server) sendFrames(conn *websocket.Conn, frames []backend.Frame, last *
 		return true
 	}
 	fresh := frames[start:]
-	if !s.sendFragment(conn, views.FramesAppend(fresh)) {
+	if !s.sendFragment(conn, views.FramesAppend(redactFrames(fresh))) {
 		return false
 	}
 	*last = fresh[len(fresh)-1].ID

@@ -35,5 +35,5 @@ func (s *Server) showSession(c echo.Context) error {
 		return err
 	}
 	live := s.deps.Pool.IsLive(id)
-	return render(c, http.StatusOK, views.SessionPage(page(c, "Session "+itoa(id)), sess, frames, live, s.inputViews(id)))
+	return render(c, http.StatusOK, views.SessionPage(page(c, "Session "+itoa(id)), sess, redactFrames(frames), live, s.inputViews(id)))
 }

@@ -109,27 +109,25 @@ func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int
 	return out, nil
 }
 
-// storedHTTP is the http column: HTTPInfo with its headers encrypted, since
-// request headers carry the server's credentials.
+// storedHTTP is the http column: the HTTPInfo with its headers sealed,
+// since request headers carry the server's credentials.
 type storedHTTP struct {
-	Method  string `json:"method,omitempty"`
-	URL     string `json:"url,omitempty"`
-	Status  int    `json:"status,omitempty"`
-	EventID string `json:"eventId,omitempty"`
-	Header  string `json:"header,omitempty"` // sealed JSON of the header map
+	mcpclient.HTTPInfo        // Header is always nil here
+	SealedHeader       string `json:"sealedHeader,omitempty"`
 }
 
 func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 	if info == nil {
 		return sql.NullString{}, nil
 	}
-	st := storedHTTP{Method: info.Method, URL: info.URL, Status: info.Status, EventID: info.EventID}
+	st := storedHTTP{HTTPInfo: *info}
+	st.Header = nil
 	if len(info.Header) > 0 {
 		plain, err := json.Marshal(info.Header)
 		if err != nil {
 			return sql.NullString{}, err
 		}
-		if st.Header, err = d.seal(plain); err != nil {
+		if st.SealedHeader, err = d.seal(plain); err != nil {
 			return sql.NullString{}, err
 		}
 	}
@@ -148,9 +146,9 @@ func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
 	if err := json.Unmarshal([]byte(col.String), &st); err != nil {
 		return nil, err
 	}
-	info := &mcpclient.HTTPInfo{Method: st.Method, URL: st.URL, Status: st.Status, EventID: st.EventID}
-	if st.Header != "" {
-		plain, err := d.open(st.Header)
+	info := st.HTTPInfo
+	if st.SealedHeader != "" {
+		plain, err := d.open(st.SealedHeader)
 		if err != nil {
 			return nil, err
 		}
@@ -158,5 +156,5 @@ func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
 			return nil, err
 		}
 	}
-	return info, nil
+	return &info, nil
 }

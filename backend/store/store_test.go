@@ -407,7 +407,7 @@ func TestFramesWithExchanges(t *testing.T) {
 
 	t0 := time.Unix(0, time.Now().UnixNano())
 	info := &mcpclient.HTTPInfo{Method: "POST", URL: "http://127.0.0.1/mcp", Status: 200,
-		Header: http.Header{"Content-Type": {"text/event-stream"}}, EventID: "ev-1"}
+		Header: http.Header{"Content-Type": {"text/event-stream"}}, EventID: "ev-1", EventType: "message", Retry: 300 * time.Millisecond, Elapsed: 7 * time.Millisecond}
 	frames := []backend.Frame{
 		{ID: 1, SessionID: sid, Time: t0, Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, RPCType: backend.RPCRequest,
 			RPCID: "1", Method: "tools/list", Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)},
