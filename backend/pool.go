@@ -314,12 +314,9 @@ type CallResult struct {
 // CallResult with Error set, not a Go error; Go errors mean no response came
 // (timeout, connection lost) and are EUnavailable *Errors.
 func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params json.RawMessage) (CallResult, error) {
-	ls, err := p.get(sessionID)
+	ls, err := p.writable(sessionID)
 	if err != nil {
 		return CallResult{}, err
-	}
-	if failure := p.rec.Failure(); failure != nil {
-		return CallResult{}, Errorf(EUnavailable, "Recording is failing, so calls are refused: %v", failure)
 	}
 	var ps any
 	if len(params) > 0 {
@@ -336,6 +333,33 @@ func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params 
 		return CallResult{Latency: latency}, callError(method, err)
 	}
 	return CallResult{Result: res, Latency: latency}, nil
+}
+
+// writable returns a live session that may send: traffic that cannot be
+// recorded is refused rather than sent unrecorded.
+func (p *Pool) writable(sessionID int64) (*liveSession, error) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if failure := p.rec.Failure(); failure != nil {
+		return nil, Errorf(EUnavailable, "Recording is failing, so nothing is sent: %v", failure)
+	}
+	return ls, nil
+}
+
+// SendRaw writes body to a live session as one frame, exactly as given:
+// malformed JSON, a wrong jsonrpc value, a duplicate id. Whatever the server
+// answers is recorded like all traffic.
+func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error {
+	ls, err := p.writable(sessionID)
+	if err != nil {
+		return err
+	}
+	if err := ls.client.SendRaw(ctx, body); err != nil {
+		return Errorf(EUnavailable, "The raw frame could not be sent: %v", err)
+	}
+	return nil
 }
 
 func callError(method string, err error) error {

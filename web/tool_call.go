@@ -69,28 +69,23 @@ func formValues(c echo.Context) map[string]string {
 	return values
 }
 
-// outcomeOf turns a call's result into what the user sees.
+// outcomeOf turns a tools/call answer into what the user sees.
 func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
-	o := &views.ToolOutcome{Latency: res.Latency}
-	switch {
-	case err != nil:
-		o.Kind, o.Message = views.OutcomeFailure, backend.ErrorMessageOf(err)
-	case res.Error != nil:
-		o.Kind, o.Code, o.Message, o.Data = views.OutcomeRPCError, res.Error.Code, res.Error.Message, prettyJSON(res.Error.Data)
-	default:
-		var r backend.CallToolResult
-		if uerr := json.Unmarshal(res.Result, &r); uerr != nil {
-			o.Kind, o.Message = views.OutcomeFailure, "The server's result is not a valid tools/call result: "+uerr.Error()
-			return o
-		}
-		o.Kind = views.OutcomeResult
-		if r.IsError {
-			o.Kind = views.OutcomeToolError
-		}
-		o.Structured = prettyJSON(r.StructuredContent)
-		for _, c := range r.Content {
-			o.Content = append(o.Content, contentView(c))
-		}
+	o := requestOutcome(res, err)
+	if o.Kind != views.OutcomeResult {
+		return o
+	}
+	var r backend.CallToolResult
+	if uerr := json.Unmarshal(res.Result, &r); uerr != nil {
+		o.Kind, o.Message = views.OutcomeFailure, "The server's result is not a valid tools/call result: "+uerr.Error()
+		return o
+	}
+	if r.IsError {
+		o.Kind = views.OutcomeToolError
+	}
+	o.Structured = prettyJSON(r.StructuredContent)
+	for _, c := range r.Content {
+		o.Content = append(o.Content, contentView(c))
 	}
 	return o
 }
