@@ -155,7 +155,7 @@ func (c *Client) start(ctx context.Context) error {
 				c.opts.ProtocolVersion, strings.Join(supportedVersions, ", "))
 		}
 		c.setEra(EraLegacy, "")
-		return c.initialize(ctx)
+		return c.initialize(ctx, false)
 	case EraModern:
 		_, err := c.discover(ctx)
 		return err
@@ -323,7 +323,7 @@ func (c *Client) probe(ctx context.Context) error {
 	c.note(nil, "era auto: server/discover got no modern answer (%v); falling back to initialize (legacy era)", err)
 	c.opts.ProtocolVersion = legacyVersion
 	c.setEra(EraLegacy, "")
-	return c.initialize(ctx)
+	return c.initialize(ctx, false)
 }
 
 // modernRoundKey marks the context of one round of a modern Call, so that

@@ -25,7 +25,11 @@ func (c *Client) handshake(ctx context.Context) (*Client, error) {
 	return c, nil
 }
 
-func (c *Client) initialize(ctx context.Context) error {
+// initialize runs the initialize handshake: the initialize request, then
+// notifications/initialized. The first handshake of a connection records
+// the InitializeResult; a later one (again), after the server lost the
+// session, keeps the first result and only updates the version.
+func (c *Client) initialize(ctx context.Context, again bool) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.InitializeTimeout)
 	defer cancel()
 	raw, err := c.Call(ctx, "initialize", struct {
@@ -48,7 +52,9 @@ func (c *Client) initialize(ctx context.Context) error {
 		return fmt.Errorf("initialize: server chose protocol version %q; this client speaks %s",
 			res.ProtocolVersion, strings.Join(supportedVersions, ", "))
 	}
-	c.initRes = res
+	if !again {
+		c.initRes = res
+	}
 	c.mu.Lock()
 	c.protocolVersion = res.ProtocolVersion
 	c.mu.Unlock()

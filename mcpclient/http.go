@@ -429,38 +429,11 @@ func (t *httpTransport) renewSession(ctx context.Context, stale string, cause *H
 	t.mu.Unlock()
 	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url, Status: cause.Status},
 		"session %q is gone (HTTP %s); starting a new session with initialize", stale, cause.Text)
-	if err := t.c.reinitialize(ctx); err != nil {
+	if err := t.c.initialize(ctx, true); err != nil {
 		return err
 	}
 	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url}, "new session %q started", t.session())
 	return nil
-}
-
-// reinitialize runs the initialize handshake again on a connection that
-// has been running (the old session is gone). Unlike initialize it leaves
-// InitializeResult as it was.
-func (c *Client) reinitialize(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.InitializeTimeout)
-	defer cancel()
-	raw, err := c.Call(ctx, "initialize", struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ClientInfo      Implementation  `json:"clientInfo"`
-	}{c.opts.ProtocolVersion, c.caps, c.opts.ClientInfo})
-	if err != nil {
-		return err
-	}
-	var res InitializeResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("initialize: malformed result: %w", err)
-	}
-	if !slices.Contains(supportedVersions, res.ProtocolVersion) {
-		return fmt.Errorf("initialize: server chose protocol version %q", res.ProtocolVersion)
-	}
-	c.mu.Lock()
-	c.protocolVersion = res.ProtocolVersion
-	c.mu.Unlock()
-	return c.Notify(ctx, "notifications/initialized", nil)
 }
 
 // streamState follows one SSE stream across reconnections.
