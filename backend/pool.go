@@ -58,7 +58,9 @@ var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
 // Connect opens a session on the registered server and returns it. A
 // session that fails to open is still stored, with status failed and the
 // reason; the returned error then carries that reason (EUnavailable) and the
-// returned Session its id. ctx bounds only the connection and handshake.
+// returned Session its id. While recording fails, Connect refuses with an
+// EUnavailable error and stores nothing. ctx bounds only the connection and
+// handshake.
 func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	srv, err := p.servers.GetServer(ctx, serverID)
 	if err != nil {
@@ -69,6 +71,9 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	p.mu.Unlock()
 	if closed {
 		return Session{}, ErrPoolClosed
+	}
+	if failure := p.rec.Failure(); failure != nil {
+		return Session{}, Errorf(EUnavailable, "Recording is failing, so no session is opened: %v", failure)
 	}
 	sess := Session{ServerID: srv.ID, ServerName: srv.Name, Transport: srv.Transport, Status: SessionConnecting, StartedAt: time.Now()}
 	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
@@ -268,7 +273,8 @@ func (ls *liveSession) notified(n mcpclient.Notification) {
 }
 
 // Tools returns the session's tools, listing them from the server the first
-// time and whenever refresh is set.
+// time, whenever refresh is set and after the server said they changed.
+// Like Call, it refuses to list them while recording fails.
 func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpclient.Tool, error) {
 	ls, err := p.get(sessionID)
 	if err != nil {
@@ -276,7 +282,11 @@ func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpc
 	}
 	ls.toolsMu.Lock()
 	defer ls.toolsMu.Unlock()
-	if ls.tools == nil || refresh || ls.toolsStale.Swap(false) {
+	if ls.tools == nil || refresh || ls.toolsStale.Load() {
+		if _, err := p.writable(sessionID); err != nil {
+			return nil, err
+		}
+		ls.toolsStale.Store(false)
 		tools, err := ls.client.ListTools(ctx)
 		if err != nil {
 			return nil, callError("tools/list", err)

@@ -27,10 +27,13 @@ import (
 )
 
 // roleEnv makes the test binary act as an MCP server over stdio instead of
-// running the tests: "sdk" runs newSDKServer.
+// running the tests: "sdk" runs newSDKServer, "fault" runFaultServer.
 const roleEnv = "WEB_TEST_ROLE"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(roleEnv) == "fault" {
+		os.Exit(runFaultServer(os.Stdin, os.Stdout, os.Stderr))
+	}
 	if os.Getenv(roleEnv) == "sdk" {
 		if err := newSDKServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -96,12 +99,28 @@ type dashboard struct {
 // test ends it shuts down in the order the binary does.
 func MustDashboard(tb testing.TB) *dashboard {
 	tb.Helper()
+	return mustDashboardWith(tb, dashboardOptions{})
+}
+
+// dashboardOptions tune mustDashboardWith.
+type dashboardOptions struct {
+	store []store.Option // passed to store.Open
+	log   io.Writer      // receives the slog output too, if not nil
+}
+
+// mustDashboardWith is MustDashboard with options.
+func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
+	tb.Helper()
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var logOut io.Writer = io.Discard
 	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		logOut = os.Stderr
 	}
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "playground.db"))
+	if o.log != nil {
+		logOut = io.MultiWriter(logOut, o.log)
+	}
+	log := slog.New(slog.NewTextHandler(logOut, nil))
+	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "playground.db"), o.store...)
 	if err != nil {
 		tb.Fatalf("store.Open: %v", err)
 	}
@@ -119,7 +138,7 @@ func MustDashboard(tb testing.TB) *dashboard {
 
 	ts := httptest.NewUnstartedServer(nil)
 	host := ts.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log})
+	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
 	ts.Config.Handler = h
 	ts.Start()
 	tb.Cleanup(func() {

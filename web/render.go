@@ -26,7 +26,24 @@ func render(c echo.Context, status int, comp templ.Component) error {
 // page returns the common page data for a title.
 func page(c echo.Context, title string) views.Page {
 	token, _ := c.Get(csrfKey).(string)
-	return views.Page{Title: title, CSRF: token}
+	failure, _ := c.Get(recordingKey).(string)
+	return views.Page{Title: title, CSRF: token, RecordingFailure: failure}
+}
+
+// recordingKey holds, in the request context, why recording fails ("" while
+// it works), for the banner on every page.
+const recordingKey = "recording-failure"
+
+// recordingStatus notes, once per request, whether recording fails.
+func (s *Server) recordingStatus(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.deps.Recording != nil {
+			if err := s.deps.Recording.Failure(); err != nil {
+				c.Set(recordingKey, err.Error())
+			}
+		}
+		return next(c)
+	}
 }
 
 // isHTMX reports whether htmx sent the request, so a fragment is wanted.

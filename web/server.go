@@ -24,6 +24,16 @@ type Deps struct {
 	Hub      *backend.Hub
 	Inbox    *backend.Inbox
 	Log      *slog.Logger
+	// Recording, if not nil, says whether frames are being stored; while
+	// it reports a failure every page carries a banner saying so.
+	Recording RecordingHealth
+}
+
+// RecordingHealth reports the recorder's state; *backend.Recorder
+// implements it.
+type RecordingHealth interface {
+	// Failure returns why frames cannot be stored, or nil while they are.
+	Failure() error
 }
 
 // Config says where the dashboard is reachable.
@@ -56,6 +66,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.HTTPErrorHandler = s.handleError
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
+	e.Use(s.recordingStatus)
 	e.Use(middleware.BodyLimit("8M"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		Skipper:        isAPIRequest,

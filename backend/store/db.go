@@ -5,6 +5,8 @@ package store
 import (
 	"context"
 	"crypto/cipher"
+	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -13,7 +15,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3" // also registers the "sqlite3" driver
 
 	"github.com/mcp-playground/playground/migrations"
 )
@@ -24,13 +26,37 @@ type DB struct {
 	aead cipher.AEAD // encrypts server env and header values
 }
 
+// Option changes how Open opens the database.
+type Option func(*openOptions)
+
+type openOptions struct {
+	connPragmas func() []string
+}
+
+// WithConnectionPragmas is a test hook. Every new connection runs the
+// PRAGMA statements that pragmas returns at that moment (nil: none), and
+// no connection is kept idle, so each use of the database opens a new one
+// and a change in pragmas' answer takes effect at once. Tests use it to
+// make writes fail as on a full disk ("PRAGMA max_page_count = 1" caps the
+// file at its current size: SQLITE_FULL) or a read-only file ("PRAGMA
+// query_only = ON": SQLITE_READONLY), and then to lift the condition.
+// SQLite keeps these settings per connection, so they cannot be set once
+// on a pooled database. pragmas must be safe for concurrent use.
+func WithConnectionPragmas(pragmas func() []string) Option {
+	return func(o *openOptions) { o.connPragmas = pragmas }
+}
+
 // Open opens (creating if needed) the SQLite file at path and its secret key
 // file (path + ".key"), and applies every pending migration. WAL, foreign
 // keys and a busy timeout are set in the DSN so that they hold on every
 // pooled connection.
-func Open(ctx context.Context, path string) (*DB, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" || strings.HasPrefix(path, ":memory:") {
 		return nil, fmt.Errorf("store: a database file path is required")
+	}
+	var o openOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	aead, err := loadOrCreateKey(keyPath(path))
 	if err != nil {
@@ -43,8 +69,18 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
-	sdb, err := sqlx.Open("sqlite3", dsn)
-	if err != nil {
+	var sdb *sqlx.DB
+	if o.connPragmas != nil {
+		sdb = sqlx.NewDb(sql.OpenDB(pragmaConnector{dsn: dsn, driver: &sqlite3.SQLiteDriver{ConnectHook: func(conn *sqlite3.SQLiteConn) error {
+			for _, p := range o.connPragmas() {
+				if _, err := conn.Exec(p, nil); err != nil {
+					return fmt.Errorf("store: %s: %w", p, err)
+				}
+			}
+			return nil
+		}}}), "sqlite3")
+		sdb.SetMaxIdleConns(0)
+	} else if sdb, err = sqlx.Open("sqlite3", dsn); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if err := sdb.PingContext(ctx); err != nil {
@@ -58,6 +94,17 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	return d, nil
 }
+
+// pragmaConnector opens connections of dsn through driver, whose
+// ConnectHook runs WithConnectionPragmas' statements.
+type pragmaConnector struct {
+	dsn    string
+	driver *sqlite3.SQLiteDriver
+}
+
+func (c pragmaConnector) Connect(context.Context) (driver.Conn, error) { return c.driver.Open(c.dsn) }
+
+func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 
 // Close closes the database. It is safe to call more than once.
 func (d *DB) Close() error {

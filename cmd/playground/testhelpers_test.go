@@ -79,6 +79,7 @@ type e2eServer struct {
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error         // valid after exited is closed
+	killed  bool          // by kill; stop has nothing to do
 }
 
 var e2eListeningRE = regexp.MustCompile(`msg="dashboard listening" url=(http://\S+)`)
@@ -89,7 +90,12 @@ var e2eListeningRE = regexp.MustCompile(`msg="dashboard listening" url=(http://\
 // the test fails.
 func e2eServe(t *testing.T, bin string) *e2eServer {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "playground.db")
+	return e2eServeDB(t, bin, filepath.Join(t.TempDir(), "playground.db"))
+}
+
+// e2eServeDB is e2eServe on the database file db.
+func e2eServeDB(t *testing.T, bin, db string) *e2eServer {
+	t.Helper()
 	// Port 0: the kernel picks a free port and the dashboard logs the URL it
 	// listens on, so there is no window in which another process can take a
 	// port chosen in advance.
@@ -149,6 +155,9 @@ func e2eServe(t *testing.T, bin string) *e2eServer {
 // (such as the demo server) behind.
 func (s *e2eServer) stop(t *testing.T) {
 	t.Helper()
+	if s.killed {
+		return
+	}
 	select {
 	case <-s.exited:
 		t.Errorf("playground serve exited before the test stopped it: %v", s.waitErr)
@@ -192,6 +201,22 @@ func (s *e2eServer) stop(t *testing.T) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+}
+
+// kill ends the dashboard with SIGKILL, as a crash or the OOM killer
+// would, and waits until it has exited. Its child processes are left
+// running.
+func (s *e2eServer) kill(t *testing.T) {
+	t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("sending SIGKILL to playground serve: %v", err)
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(e2eShutdownTimeout):
+		t.Fatalf("playground serve did not exit within %v of SIGKILL", e2eShutdownTimeout)
+	}
+	s.killed = true
 }
 
 // e2eProcessesOf lists the processes, other than skip, that run the binary
