@@ -40,7 +40,7 @@ help:
 	@echo 'make run              build, then $(BIN) serve $$ARGS'
 	@echo 'make test             assets, check-generated, go vet, go test -race, then fuzz for 5s each'
 	@echo 'make fuzz             run each mcpclient fuzz target for $$FUZZTIME (default 10s)'
-	@echo 'make bench            go test benchmarks, no tests'
+	@echo 'make bench            every benchmark, then a table of figures and targets (bin/bench.jsonl)'
 	@echo 'make clean            remove $(BIN), vendored copies and coverage files'
 	@echo 'make distclean        clean, and remove node_modules'
 
@@ -94,8 +94,15 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./mcpclient/; \
 	done
 
+# Every benchmark, one package at a time (-p 1) so that none shares the CPUs
+# with another; they append their figures and targets to $(BENCH_OUT), which
+# benchreport prints as a table. A figure that misses its target fails nothing.
+BENCH_OUT := bin/bench.jsonl
+
 bench: assets
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@mkdir -p $(dir $(BENCH_OUT)) && rm -f $(BENCH_OUT)
+	PLAYGROUND_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) $(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m ./...
+	$(GO) run ./cmd/playground/benchreport $(BENCH_OUT)
 
 clean:
 	rm -rf bin

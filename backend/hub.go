@@ -32,10 +32,11 @@ func NewHub(buffer int) *Hub {
 
 // Subscription is one viewer's feed of a session's events. C is closed when
 // the subscription ends: by Close, or because the viewer fell behind (then
-// Dropped reports true).
+// Dropped reports true). Events already buffered stay readable from C.
 type Subscription struct {
 	C         <-chan Event
 	c         chan Event
+	done      chan struct{} // closed when the subscription ends
 	hub       *Hub
 	sessionID int64
 	dropped   bool // guarded by hub.mu
@@ -45,7 +46,7 @@ type Subscription struct {
 // Subscribe starts a feed of the session's future events.
 func (h *Hub) Subscribe(sessionID int64) *Subscription {
 	c := make(chan Event, h.buffer)
-	s := &Subscription{C: c, c: c, hub: h, sessionID: sessionID}
+	s := &Subscription{C: c, c: c, done: make(chan struct{}), hub: h, sessionID: sessionID}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.subs[sessionID] == nil {
@@ -55,12 +56,24 @@ func (h *Hub) Subscribe(sessionID int64) *Subscription {
 	return s
 }
 
+// Subscribers returns how many viewers the session's events currently go to.
+func (h *Hub) Subscribers(sessionID int64) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs[sessionID])
+}
+
 // Close ends the subscription. It is idempotent.
 func (s *Subscription) Close() {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
 	s.hub.removeLocked(s)
 }
+
+// Done returns a channel that is closed when the subscription ends, by
+// Close or because the hub cut it off; unlike C, it does not wait for the
+// buffered events to be read.
+func (s *Subscription) Done() <-chan struct{} { return s.done }
 
 // Dropped reports whether the hub cut the subscription off because its
 // buffer was full.
@@ -76,6 +89,7 @@ func (h *Hub) removeLocked(s *Subscription) {
 	}
 	s.closed = true
 	close(s.c)
+	close(s.done)
 	set := h.subs[s.sessionID]
 	delete(set, s)
 	if len(set) == 0 {

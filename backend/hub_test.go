@@ -45,6 +45,9 @@ func TestHubFansOutToEverySubscriberOfTheSession(t *testing.T) {
 	for _, s := range append(subs, other) {
 		defer s.Close()
 	}
+	if n, m, none := hub.Subscribers(1), hub.Subscribers(2), hub.Subscribers(3); n != 3 || m != 1 || none != 0 {
+		t.Errorf("Subscribers = %d, %d, %d; want 3, 1, 0", n, m, none)
+	}
 
 	hub.Publish(framesEvent(1, 10, 11))
 	hub.Publish(backend.Event{SessionID: 1, Session: &backend.Session{ID: 1, Status: backend.SessionClosed}})
@@ -89,6 +92,19 @@ func TestHubCutsOffASlowSubscriber(t *testing.T) {
 	if !slow.Dropped() {
 		t.Fatal("slow subscriber was not dropped")
 	}
+	if n := hub.Subscribers(1); n != 1 {
+		t.Errorf("Subscribers after the cut = %d, want 1", n)
+	}
+	select {
+	case <-slow.Done():
+	default:
+		t.Error("Done not closed after the cut")
+	}
+	select {
+	case <-fast.Done():
+		t.Error("Done of the fast subscriber closed")
+	default:
+	}
 	// The slow viewer still gets what fit in its buffer, then the end.
 	for i := range buffer {
 		ev, ok := receive(t, slow)
@@ -119,6 +135,9 @@ func TestSubscriptionCloseIsIdempotent(t *testing.T) {
 	sub.Close()
 	if _, ok := <-sub.C; ok {
 		t.Error("C not closed after Close")
+	}
+	if _, ok := <-sub.Done(); ok {
+		t.Error("Done not closed after Close")
 	}
 	if sub.Dropped() {
 		t.Error("a closed subscription reports Dropped")

@@ -541,7 +541,7 @@ func TestPoolSecretHeadersNotStoredInPlaintext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { db.Close() }) // after the recorder's Close: it commits what the pool's Close recorded
 	hub := backend.NewHub(0)
 	rec := MustRecorder(t, db, hub)
 	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})

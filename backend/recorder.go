@@ -37,6 +37,7 @@ type Recorder struct {
 	// Owned by the run goroutine.
 	nextID  int64
 	pending map[pendingKey]pendingRequest
+	linger  *time.Timer // stopped between batches
 }
 
 // recordItem is a frame to store, or a control marker.
@@ -63,6 +64,11 @@ const (
 	recorderQueue    = 8192
 	recorderMaxBatch = 1024
 	maxPendingPerRun = 100000
+	// recorderLinger is how long a batch waits for more frames after its
+	// first: a trickle of frames (a request now, its response a moment
+	// later) then costs one transaction, not one each, which keeps the
+	// recorder's share of the CPU small; viewers see frames that much later.
+	recorderLinger = 2 * time.Millisecond
 )
 
 // NewRecorder starts a recorder writing to store and publishing to hub. Close stops it.
@@ -78,7 +84,9 @@ func NewRecorder(ctx context.Context, store FrameStore, hub *Hub, log *slog.Logg
 		done:    make(chan struct{}),
 		nextID:  maxID + 1,
 		pending: map[pendingKey]pendingRequest{},
+		linger:  time.NewTimer(time.Hour),
 	}
+	r.linger.Stop()
 	go r.run()
 	return r, nil
 }
@@ -182,20 +190,11 @@ func (r *Recorder) run() {
 	}
 }
 
-// handleBatch takes first and whatever else is queued (up to the batch size),
-// commits the frames among them in one transaction, publishes them, then
-// serves the markers.
+// handleBatch takes first and what else is queued or arrives within
+// recorderLinger (up to the batch size), commits the frames among them in
+// one transaction, publishes them, then serves the markers.
 func (r *Recorder) handleBatch(first recordItem) {
-	items := []recordItem{first}
-	for len(items) < recorderMaxBatch {
-		select {
-		case it := <-r.queue:
-			items = append(items, it)
-			continue
-		default:
-		}
-		break
-	}
+	items := r.gather(first)
 	var frames []Frame
 	var exchanges []Exchange
 	for _, it := range items {
@@ -223,6 +222,45 @@ func (r *Recorder) handleBatch(first recordItem) {
 			close(it.flushed)
 		}
 	}
+}
+
+// gather returns first and the items queued after it: whatever is queued
+// at once and, unless a Flush is waiting or the recorder is stopping,
+// whatever arrives within recorderLinger, up to recorderMaxBatch items.
+func (r *Recorder) gather(first recordItem) []recordItem {
+	items := []recordItem{first}
+	urgent := first.flushed != nil
+	lingering := false
+	defer func() {
+		if lingering {
+			r.linger.Stop()
+		}
+	}()
+	for len(items) < recorderMaxBatch {
+		var it recordItem
+		select {
+		case it = <-r.queue:
+		default:
+			if urgent {
+				return items
+			}
+			if !lingering {
+				r.linger.Reset(recorderLinger)
+				lingering = true
+			}
+			select {
+			case it = <-r.queue:
+			case <-r.linger.C:
+				lingering = false
+				return items
+			case <-r.stop:
+				return items
+			}
+		}
+		items = append(items, it)
+		urgent = urgent || it.flushed != nil
+	}
+	return items
 }
 
 // commit writes the batch, retrying while the database refuses it and the

@@ -426,9 +426,18 @@ func TestInputsAPI(t *testing.T) {
 			}
 			return false
 		}
+		// Every request has been answered; wait until the answers are committed too.
+		allPaired := func(fs []apiFrame) bool {
+			for _, f := range fs {
+				if f.Direction == "in" && f.RPCType == "request" && f.PairID == 0 {
+					return false
+				}
+			}
+			return true
+		}
 		frames := waitFrames(t, d, sess.ID, func(fs []apiFrame) bool {
 			return has(fs, "out", "result", "elicitation/create") && has(fs, "out", "error", "sampling/createMessage") &&
-				has(fs, "out", "result", "sampling/createMessage") && has(fs, "out", "result", "roots/list")
+				has(fs, "out", "result", "sampling/createMessage") && has(fs, "out", "result", "roots/list") && allPaired(fs)
 		})
 		byID := map[int64]apiFrame{}
 		for _, f := range frames {
@@ -699,6 +708,11 @@ func TestInputsLiveStream(t *testing.T) {
 	d := MustDashboard(t)
 	srv := d.MustAPIServer(t, map[string]any{"name": "asking", "transport": "http", "url": MustAskingServer(t)})
 	sess := d.MustAPISession(t, srv.ID)
+	// Commit the handshake's frames, so that they are the backlog: the
+	// recorder may hold them a moment to batch them with later ones.
+	if err := d.rec.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	conn, _, err := d.dialLive(t, sess.ID, 0, d.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,10 +9,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // dialLive opens the live stream of a session with origin (none when "").
@@ -186,4 +191,111 @@ func TestLiveStreamEndsOnClose(t *testing.T) {
 		}
 		break
 	}
+}
+
+// TestLiveStalledViewerIsCutOff records large frames, each its own event,
+// while one viewer reads nothing: once the hub drops that viewer, its
+// connection is closed within wsCutOffGrace (it is not left waiting out
+// the write deadline), and the viewer that reads gets every frame.
+func TestLiveStalledViewerIsCutOff(t *testing.T) {
+	start := time.Now()
+	cut := &logWatch{what: []byte("live viewer cut off"), base: start}
+	d := mustDashboardWith(t, dashboardOptions{log: cut})
+	ctx := t.Context()
+	sessID, err := d.db.CreateSession(ctx, backend.Session{ServerName: "busy", Transport: backend.TransportStdio,
+		Status: backend.SessionOpen, StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stalled, _, err := d.dialLive(t, sessID, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reading, _, err := d.dialLive(t, sessID, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	received := make(chan int64, 1<<16)
+	go func() {
+		defer close(received)
+		for {
+			_, msg, err := reading.ReadMessage()
+			if err != nil {
+				return
+			}
+			for _, m := range frameIDs.FindAllSubmatch(msg, -1) {
+				id, _ := strconv.ParseInt(string(m[1]), 10, 64)
+				received <- id
+			}
+		}
+	}()
+	for d.hub.Subscribers(sessID) < 2 {
+		time.Sleep(time.Millisecond)
+	}
+
+	// Each frame is committed (and so published) on its own, until the hub
+	// drops the viewer that does not read.
+	body := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 64<<10) + `"}}`)
+	var recorded int
+	for deadline := time.Now().Add(30 * time.Second); d.hub.Subscribers(sessID) == 2; recorded++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stalled viewer was not dropped after %d frames of %d KiB", recorded, len(body)>>10)
+		}
+		if err := d.rec.Record(sessID, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.rec.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropped := time.Since(start)
+	for deadline := time.Now().Add(15 * time.Second); cut.at.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the stalled viewer's connection was not closed")
+		}
+	}
+	// Its writer was stuck: without the cut-off it would wait out the 10 s write deadline.
+	if after := time.Duration(cut.at.Load()) - dropped; after > 5*time.Second {
+		t.Errorf("the stalled viewer's connection was closed %v after the hub dropped it, want about a second", after)
+	}
+	if n := d.hub.Subscribers(sessID); n != 1 {
+		t.Errorf("the hub feeds %d viewers after the cut, want 1", n)
+	}
+	// The stalled viewer finds its stream closed once it reads again.
+	stalled.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		if _, _, err := stalled.ReadMessage(); err != nil {
+			if strings.Contains(err.Error(), "timeout") {
+				t.Errorf("the stalled viewer's connection is still open: %v", err)
+			}
+			break
+		}
+	}
+	// The reading viewer got every frame.
+	timeout := time.After(10 * time.Second)
+	for got := 0; got < recorded; got++ {
+		select {
+		case _, ok := <-received:
+			if !ok {
+				t.Fatalf("the reading viewer's stream ended after %d of %d frames", got, recorded)
+			}
+		case <-timeout:
+			t.Fatalf("the reading viewer got %d of %d frames", got, recorded)
+		}
+	}
+}
+
+// logWatch is a log writer that notes when a line containing what first
+// comes, in nanoseconds since base.
+type logWatch struct {
+	what []byte
+	base time.Time
+	at   atomic.Int64
+}
+
+func (w *logWatch) Write(p []byte) (int, error) {
+	if w.at.Load() == 0 && bytes.Contains(p, w.what) {
+		w.at.Store(int64(time.Since(w.base)))
+	}
+	return len(p), nil
 }

@@ -55,6 +55,8 @@ type Server struct {
 	ctx    context.Context // cancelled by Close; bounds hijacked connections
 	cancel context.CancelFunc
 	wsWG   sync.WaitGroup
+
+	toolViews toolViewCache // see server_page.go
 }
 
 // New builds the dashboard.

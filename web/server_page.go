@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -46,9 +47,7 @@ func (s *Server) showServer(c echo.Context) error {
 		if err != nil {
 			d.ToolsError = backend.ErrorMessageOf(err)
 		}
-		for _, t := range tools {
-			d.Tools = append(d.Tools, toolView(t))
-		}
+		d.Tools = s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
 	}
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
 }
@@ -103,6 +102,51 @@ func (s *Server) disconnectSession(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, "/sessions/"+itoa(id))
 	}
 	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(sess.ServerID))
+}
+
+// toolViewCache keeps, for each live session, the views of the tool list
+// the pool last returned: building a tool's form parses its schema, which
+// for a server with hundreds of tools costs more than rendering the page.
+// The pool returns the same slice until it lists the tools again.
+type toolViewCache struct {
+	mu      sync.Mutex
+	entries map[int64]cachedToolViews // by session
+}
+
+type cachedToolViews struct {
+	tools []backend.Tool
+	views []views.ToolView
+}
+
+// get returns the views of tools, the session's tool list; callers must
+// not modify them. Entries of sessions that live reports ended are dropped
+// whenever a list is added.
+func (c *toolViewCache) get(sessionID int64, tools []backend.Tool, live func(sessionID int64) bool) []views.ToolView {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[sessionID]; ok && sameSlice(e.tools, tools) {
+		return e.views
+	}
+	out := make([]views.ToolView, len(tools))
+	for i, t := range tools {
+		out[i] = toolView(t)
+	}
+	if c.entries == nil {
+		c.entries = map[int64]cachedToolViews{}
+	}
+	for id := range c.entries {
+		if id != sessionID && !live(id) {
+			delete(c.entries, id)
+		}
+	}
+	c.entries[sessionID] = cachedToolViews{tools: tools, views: out}
+	return out
+}
+
+// sameSlice reports whether a and b are the same slice: the same elements
+// in the same memory.
+func sameSlice(a, b []backend.Tool) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func toolView(t backend.Tool) views.ToolView {

@@ -20,6 +20,9 @@ const (
 	wsPongWait   = 60 * time.Second
 	wsPingPeriod = wsPongWait * 9 / 10
 	wsReadLimit  = 4096
+	// wsCutOffGrace is how long a viewer the hub cut off has to take its
+	// close frame before its connection is closed under it.
+	wsCutOffGrace = time.Second
 )
 
 // streamSession upgrades to a WebSocket and pushes the session's frames as
@@ -69,6 +72,18 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 	defer sub.Close()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
+	finished, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		cutOff(conn, sub, finished)
+	}()
+	defer func() {
+		close(finished)
+		<-watched
+		if sub.Dropped() {
+			s.deps.Log.Warn("live viewer cut off: it fell behind", "session", sessionID)
+		}
+	}()
 
 	go func() {
 		defer cancel()
@@ -118,6 +133,11 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 		case <-ctx.Done():
 			return websocket.CloseGoingAway, "stream closed"
 		case ev, ok := <-sub.C:
+			select {
+			case <-sub.Done(): // ended: skip what is still buffered
+				ok = false
+			default:
+			}
 			if !ok {
 				if sub.Dropped() {
 					return websocket.CloseTryAgainLater, "viewer fell behind"
@@ -138,6 +158,29 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 				return websocket.CloseInternalServerErr, lost
 			}
 		}
+	}
+}
+
+// cutOff closes conn when the hub has cut the viewer off and the writer is
+// still busy wsCutOffGrace later: it is then stuck writing to a viewer that
+// stopped reading, and would hold the connection and the events it has
+// until the write deadline. It returns once finished is closed or it has
+// closed conn.
+func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan struct{}) {
+	select {
+	case <-finished:
+		return
+	case <-sub.Done():
+	}
+	if !sub.Dropped() {
+		return
+	}
+	grace := time.NewTimer(wsCutOffGrace)
+	defer grace.Stop()
+	select {
+	case <-finished:
+	case <-grace.C:
+		conn.Close() // safe beside the writer: it unblocks its write
 	}
 }
 

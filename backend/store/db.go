@@ -22,8 +22,9 @@ import (
 
 // DB is an open playground database. It is safe for concurrent use.
 type DB struct {
-	db   *sqlx.DB
-	aead cipher.AEAD // encrypts server env and header values
+	db    *sqlx.DB
+	aead  cipher.AEAD // encrypts server env and header values
+	stmts frameStatements
 }
 
 // Option changes how Open opens the database.
@@ -108,6 +109,7 @@ func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 
 // Close closes the database. It is safe to call more than once.
 func (d *DB) Close() error {
+	d.stmts.close()
 	return d.db.Close()
 }
 

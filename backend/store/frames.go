@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -34,17 +37,61 @@ func (d *DB) MaxFrameID(ctx context.Context) (int64, error) {
 	return id.Int64, nil
 }
 
+// frameStatements are InsertFrames' statements, prepared once: SQLite
+// compiles a statement on every prepare, which would otherwise cost each
+// small batch as much as its inserts.
+type frameStatements struct {
+	mu       sync.Mutex
+	frame    *sql.Stmt
+	exchange *sql.Stmt
+}
+
+const (
+	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertExchangeSQL = `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`
+)
+
+// get returns the prepared statements, preparing them on first use (and
+// again after a failed attempt).
+func (s *frameStatements) get(ctx context.Context, db *sqlx.DB) (frame, exchange *sql.Stmt, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frame == nil {
+		if s.frame, err = db.PrepareContext(ctx, insertFrameSQL); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.exchange == nil {
+		if s.exchange, err = db.PrepareContext(ctx, insertExchangeSQL); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s.frame, s.exchange, nil
+}
+
+func (s *frameStatements) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range []*sql.Stmt{s.frame, s.exchange} {
+		if st != nil {
+			st.Close()
+		}
+	}
+	s.frame, s.exchange = nil, nil
+}
+
 // InsertFrames implements backend.FrameStore.
 func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges []backend.Exchange) error {
+	frameStmt, exchangeStmt, err := d.stmts.get(ctx, d.db)
+	if err != nil {
+		return fmt.Errorf("store: insert frames: %w", err)
+	}
 	tx, err := d.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: insert frames: %w", err)
 	}
 	defer tx.Rollback()
-	fstmt, err := tx.PrepareContext(ctx, `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("store: insert frames: %w", err)
-	}
+	fstmt := tx.StmtContext(ctx, frameStmt)
 	defer fstmt.Close()
 	for _, f := range frames {
 		httpJSON, err := d.encodeHTTP(f.HTTP)
@@ -61,10 +108,7 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 		}
 	}
 	if len(exchanges) > 0 {
-		estmt, err := tx.PrepareContext(ctx, `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("store: insert exchanges: %w", err)
-		}
+		estmt := tx.StmtContext(ctx, exchangeStmt)
 		defer estmt.Close()
 		for _, e := range exchanges {
 			if _, err := estmt.ExecContext(ctx, e.RequestFrameID, e.ResponseFrameID, e.SessionID, e.Method, e.LatencyNS); err != nil {

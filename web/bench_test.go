@@ -1,0 +1,494 @@
+package web_test
+
+// Benchmarks of the dashboard, each measured side by side in one run:
+//
+//   - BenchmarkCallOverhead: tools/call through the JSON API beside the
+//     official Go SDK client calling the same server over the same transport;
+//   - BenchmarkLiveFanOut: one session recording 5,000 frames/s watched by 20
+//     WebSocket viewers and one viewer that stops reading;
+//   - BenchmarkServerPage: the server page of a server with 500 tools.
+//
+// Each reports its figures with b.ReportMetric and, for `make bench`'s
+// summary table, appends them with their targets to the file named by
+// PLAYGROUND_BENCH_OUT (see cmd/playground/benchreport). They never fail
+// because a figure misses its target: that is for the table to say.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// BenchmarkCallOverhead times one tools/call (the echo tool of newSDKServer)
+// sent through POST /api/v1/sessions/{id}/requests of a dashboard served on
+// 127.0.0.1, and the same call from the official Go SDK client connected
+// straight to the same server, alternating the two in every iteration.
+func BenchmarkCallOverhead(b *testing.B) {
+	for _, transport := range []string{"http", "stdio"} {
+		b.Run(transport, func(b *testing.B) { benchCallOverhead(b, transport) })
+	}
+}
+
+func benchCallOverhead(b *testing.B, transport string) {
+	d := MustDashboard(b)
+	var server map[string]any
+	var sdkTransport mcp.Transport
+	switch transport {
+	case "http":
+		url := MustSDKHTTPServer(b, nil)
+		server = map[string]any{"name": "sdk", "transport": "http", "url": url}
+		sdkTransport = &mcp.StreamableClientTransport{Endpoint: url}
+	case "stdio":
+		// Two processes of the same server program: a stdio server has one client.
+		server = sdkStdioServer("sdk")
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), roleEnv+"=sdk")
+		sdkTransport = &mcp.CommandTransport{Command: cmd}
+	}
+	sess := d.MustAPISession(b, d.MustAPIServer(b, server).ID)
+	sdk, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(b.Context(), sdkTransport, nil)
+	if err != nil {
+		b.Fatalf("SDK client: %v", err)
+	}
+	defer sdk.Close()
+
+	apiClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	defer apiClient.CloseIdleConnections()
+	apiURL := fmt.Sprintf("%s/api/v1/sessions/%d/requests", d.URL, sess.ID)
+	apiBody := []byte(`{"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`)
+	viaAPI := func() time.Duration {
+		start := time.Now()
+		resp, err := apiClient.Post(apiURL, "application/json", bytes.NewReader(apiBody))
+		if err != nil {
+			b.Fatalf("API call: %v", err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		elapsed := time.Since(start)
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("echo: hello")) {
+			b.Fatalf("API call: %d %s %v", resp.StatusCode, body, err)
+		}
+		return elapsed
+	}
+	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hello"}}
+	viaSDK := func() time.Duration {
+		start := time.Now()
+		res, err := sdk.CallTool(context.Background(), params)
+		elapsed := time.Since(start)
+		if err != nil || res.IsError {
+			b.Fatalf("SDK call: %v %+v", err, res)
+		}
+		return elapsed
+	}
+	for range 20 { // warm up connections and caches
+		viaAPI()
+		viaSDK()
+	}
+
+	var api, direct []time.Duration
+	for b.Loop() {
+		if len(api)%2 == 0 {
+			api = append(api, viaAPI())
+			direct = append(direct, viaSDK())
+		} else {
+			direct = append(direct, viaSDK())
+			api = append(api, viaAPI())
+		}
+	}
+	apiP50, sdkP50 := percentile(api, 50), percentile(direct, 50)
+	n := float64(len(api))
+	reportFigure(b, "api-p50-ms", benchFigure{Item: 1, Figure: "call p50 via JSON API, " + transport, Value: ms(apiP50), Unit: "ms", Samples: n})
+	reportFigure(b, "sdk-p50-ms", benchFigure{Item: 1, Figure: "call p50 via Go SDK client, " + transport, Value: ms(sdkP50), Unit: "ms", Samples: n})
+	reportFigure(b, "overhead-p50-ms", benchFigure{Item: 1, Figure: "call overhead p50, " + transport, Value: ms(apiP50 - sdkP50), Unit: "ms",
+		Cmp: "<=", Target: 1})
+	reportFigure(b, "ratio", benchFigure{Item: 1, Figure: "call ratio API/SDK p50, " + transport, Value: float64(apiP50) / float64(sdkP50), Unit: "x",
+		Cmp: "<=", Target: 1.2})
+}
+
+// Live fan-out: one session records fanOutRate frames/s for fanOutSeconds,
+// watched by fanOutViewers WebSocket viewers that read everything, and one
+// that never reads.
+const (
+	fanOutRate    = 5000
+	fanOutSeconds = 8
+	fanOutViewers = 20
+)
+
+// BenchmarkLiveFanOut measures, for every frame and every viewer, the time
+// from Recorder.Record to the viewer receiving the WebSocket message that
+// carries the frame; when the stalled viewer is cut off; and the heap.
+func BenchmarkLiveFanOut(b *testing.B) {
+	for b.Loop() {
+		benchLiveFanOut(b)
+	}
+}
+
+func benchLiveFanOut(b *testing.B) {
+	base := time.Now()
+	closed := &logWatch{what: []byte("live viewer cut off"), base: base}
+	d := mustDashboardWith(b, dashboardOptions{log: closed})
+	ctx := context.Background()
+	sessID, err := d.db.CreateSession(ctx, backend.Session{ServerName: "fan-out", Transport: backend.TransportStdio,
+		Status: backend.SessionOpen, StartedAt: time.Now()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := d.rec.Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	maxID, err := d.db.MaxFrameID(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Only this benchmark records, from one goroutine, so the n-th frame
+	// recorded gets id firstID+n.
+	firstID := maxID + 1
+	const total = fanOutRate * fanOutSeconds
+	recordedAt := make([]atomic.Int64, total) // ns since base
+	viewers := make([]*liveViewer, fanOutViewers)
+	for i := range viewers {
+		viewers[i] = &liveViewer{latencies: make([]time.Duration, 0, total)}
+	}
+
+	runtime.GC()
+	heapBefore := heapAlloc()
+
+	for _, v := range viewers {
+		v.conn = dialViewer(b, d, sessID)
+	}
+	stalled := &liveViewer{conn: dialViewer(b, d, sessID)} // reads nothing from now on
+	for d.hub.Subscribers(sessID) < fanOutViewers+1 {
+		time.Sleep(time.Millisecond)
+	}
+
+	var wg sync.WaitGroup
+	lastID := firstID + total - 1
+	for _, v := range viewers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v.read(firstID, lastID, base, recordedAt)
+		}()
+	}
+
+	// Watch the heap and the number of viewers the hub feeds.
+	var peak atomic.Uint64
+	var cutOff atomic.Int64 // ns since base when the hub dropped a viewer
+	stopWatch := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if h := heapAlloc(); h > peak.Load() {
+				peak.Store(h)
+			}
+			if cutOff.Load() == 0 && d.hub.Subscribers(sessID) <= fanOutViewers {
+				cutOff.Store(int64(time.Since(base)))
+			}
+			select {
+			case <-stopWatch:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+
+	start := time.Now()
+	startNS := int64(start.Sub(base))
+	for seq := 0; seq < total; {
+		due := min(total, int(time.Since(start).Seconds()*fanOutRate)+1)
+		for ; seq < due; seq++ {
+			f := fanOutFrame(seq)
+			recordedAt[seq].Store(int64(time.Since(base)))
+			if err := d.rec.Record(sessID, f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	produced := time.Since(start)
+	wg.Wait()
+	close(stopWatch)
+	<-watched
+	runtime.GC()
+	heapAfter := heapAlloc()
+
+	var lat []time.Duration
+	var missing, cut int
+	for _, v := range viewers {
+		lat = append(lat, v.latencies...)
+		missing += total - v.frames
+		if v.err != nil {
+			cut++
+			b.Logf("viewer: %v after %d frames", v.err, v.frames)
+		}
+	}
+	// The stalled viewer: what it got before the cut, and how it ended.
+	stalledFrames, stalledEnd := stalled.drain()
+	b.Logf("stalled viewer: %d frames, then %v", stalledFrames, stalledEnd)
+
+	reportFigure(b, "frames/s", benchFigure{Item: 3, Figure: "fan-out: frames recorded per second", Value: float64(total) / produced.Seconds(), Unit: "frames/s"})
+	reportFigure(b, "p50-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency p50, 20 viewers", Value: ms(percentile(lat, 50)), Unit: "ms", Samples: float64(len(lat))})
+	reportFigure(b, "p99-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency p99, 20 viewers", Value: ms(percentile(lat, 99)), Unit: "ms",
+		Cmp: "<=", Target: 50, Samples: float64(len(lat))})
+	reportFigure(b, "max-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency max", Value: ms(slices.Max(lat)), Unit: "ms"})
+	reportFigure(b, "missed-frames", benchFigure{Item: 3, Figure: "fan-out: frames the 20 viewers missed", Value: float64(missing), Unit: "frames", Cmp: "<=", Target: 0})
+	reportFigure(b, "viewers-cut", benchFigure{Item: 3, Figure: "fan-out: reading viewers cut off", Value: float64(cut), Unit: "viewers", Cmp: "<=", Target: 0})
+	since := func(at int64) float64 {
+		if at == 0 {
+			return -1
+		}
+		return float64(at-startNS) / 1e9
+	}
+	reportFigure(b, "stalled-dropped-s", benchFigure{Item: 3, Figure: "fan-out: stalled viewer dropped by the hub, s after the first frame", Value: since(cutOff.Load()), Unit: "s",
+		Cmp: ">=", Target: 0, TargetText: "dropped (-1: never)"})
+	reportFigure(b, "stalled-closed-s", benchFigure{Item: 3, Figure: "fan-out: stalled viewer's connection closed, s after the first frame", Value: since(closed.at.Load()), Unit: "s",
+		Cmp: ">=", Target: 0, TargetText: "closed (-1: never)", Note: fmt.Sprintf("it had been sent %d frames", stalledFrames)})
+	reportFigure(b, "heap-before-MiB", benchFigure{Item: 3, Figure: "fan-out: heap before (after GC)", Value: mib(heapBefore), Unit: "MiB"})
+	reportFigure(b, "heap-peak-MiB", benchFigure{Item: 3, Figure: "fan-out: heap peak (sampled every 20 ms)", Value: mib(peak.Load()), Unit: "MiB"})
+	reportFigure(b, "heap-after-MiB", benchFigure{Item: 3, Figure: "fan-out: heap after (after GC)", Value: mib(heapAfter), Unit: "MiB"})
+}
+
+// fanOutFrame is the seq-th frame of the fan-out session: a mix of
+// requests, their results and notifications, as a busy session sends.
+func fanOutFrame(seq int) mcpclient.Frame {
+	id := seq / 4
+	f := mcpclient.Frame{Time: time.Now(), Kind: mcpclient.KindMessage, Direction: mcpclient.Inbound}
+	switch seq % 4 {
+	case 0:
+		f.Direction = mcpclient.Outbound
+		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10}}}`, id, seq)
+	case 1:
+		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%d,"progress":%d,"total":100}}`, id, seq%100)
+	case 2:
+		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"working on frame %d <of the fan-out> & more"}}`, seq)
+	default:
+		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"result %d: lorem ipsum dolor sit amet, consectetur adipiscing elit"}],"isError":false}}`, id, seq)
+	}
+	return f
+}
+
+// liveViewer is one WebSocket client of a session's live stream.
+type liveViewer struct {
+	conn      *websocket.Conn
+	frames    int
+	latencies []time.Duration
+	err       error // why reading stopped before the last frame
+}
+
+func dialViewer(b *testing.B, d *dashboard, sessionID int64) *websocket.Conn {
+	b.Helper()
+	u := fmt.Sprintf("ws://%s/sessions/%d/live?after=0", d.Host, sessionID)
+	conn, _, err := websocket.DefaultDialer.Dial(u, nil)
+	if err != nil {
+		b.Fatalf("dial %s: %v", u, err)
+	}
+	b.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+var frameIDAttr = []byte(`id="frame-`)
+
+// read reads messages until the frame lastID arrives, noting for each
+// frame from firstID on how long after its Record it arrived.
+func (v *liveViewer) read(firstID, lastID int64, base time.Time, recordedAt []atomic.Int64) {
+	for {
+		_ = v.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, msg, err := v.conn.ReadMessage()
+		if err != nil {
+			v.err = err
+			return
+		}
+		now := time.Since(base)
+		for rest := msg; ; {
+			i := bytes.Index(rest, frameIDAttr)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(frameIDAttr):]
+			end := bytes.IndexByte(rest, '"')
+			id, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+			if err != nil || id < firstID || id > lastID {
+				continue
+			}
+			v.frames++
+			v.latencies = append(v.latencies, now-time.Duration(recordedAt[id-firstID].Load()))
+			if id == lastID {
+				return
+			}
+		}
+	}
+}
+
+// drain reads what the stalled viewer was sent and how its stream ended.
+func (v *liveViewer) drain() (frames int, end error) {
+	for {
+		_ = v.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, msg, err := v.conn.ReadMessage()
+		if err != nil {
+			return frames, err
+		}
+		frames += bytes.Count(msg, frameIDAttr)
+	}
+}
+
+// BenchmarkServerPage renders, through the real handler, the page of a
+// server with benchPageTools tools of varied input schemas.
+func BenchmarkServerPage(b *testing.B) {
+	d := MustDashboard(b)
+	server := mcp.NewServer(&mcp.Implementation{Name: "many-tools", Version: "1.0"}, nil)
+	for i := range benchPageTools {
+		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool_%03d", i), Title: fmt.Sprintf("Tool %d", i),
+			Description: fmt.Sprintf("Tool number %d of the benchmark: it does <nothing> & returns \"ok\".", i),
+			InputSchema: benchToolSchema(i)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+			})
+	}
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	b.Cleanup(func() {
+		ts.CloseClientConnections() // the dashboard's session holds a GET stream open
+		ts.Close()
+	})
+	srv := d.MustAPIServer(b, map[string]any{"name": "many-tools", "transport": "http", "url": ts.URL + "/mcp"})
+	d.MustAPISession(b, srv.ID)
+
+	path := fmt.Sprintf("/servers/%d", srv.ID)
+	first := d.get(b, path) // lists the tools once; later renders use the list
+	if n := strings.Count(first.Body, `data-testid="tool"`); first.Status != http.StatusOK || n != benchPageTools {
+		b.Fatalf("GET %s: status %d with %d tools, want 200 with %d", path, first.Status, n, benchPageTools)
+	}
+	client := &http.Client{}
+	var times []time.Duration
+	var size int
+	for b.Loop() {
+		start := time.Now()
+		resp, err := client.Get(d.URL + path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		times = append(times, time.Since(start))
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		size = int(n)
+	}
+	reportFigure(b, "p50-ms", benchFigure{Item: 6, Figure: "server page with 500 tools, p50", Value: ms(percentile(times, 50)), Unit: "ms",
+		Cmp: "<=", Target: 50, Samples: float64(len(times))})
+	reportFigure(b, "p99-ms", benchFigure{Item: 6, Figure: "server page with 500 tools, p99", Value: ms(percentile(times, 99)), Unit: "ms", Samples: float64(len(times))})
+	reportFigure(b, "page-KiB", benchFigure{Item: 6, Figure: "server page with 500 tools, size", Value: float64(size) / 1024, Unit: "KiB"})
+}
+
+const benchPageTools = 500
+
+// benchToolSchema is the input schema of the i-th tool: six shapes, from
+// no arguments to nested objects, arrays, enums and unions.
+func benchToolSchema(i int) json.RawMessage {
+	var s string
+	switch i % 6 {
+	case 0:
+		s = `{"type":"object"}`
+	case 1:
+		s = `{"type":"object","properties":{"query":{"type":"string","description":"What to look for","minLength":1},
+			"limit":{"type":"integer","minimum":1,"maximum":100,"default":10}},"required":["query"]}`
+	case 2:
+		s = `{"type":"object","properties":{"units":{"type":"string","enum":["metric","imperial","kelvin"]},
+			"verbose":{"type":"boolean"},"city":{"type":"string","description":"City <name>"}},"required":["city"]}`
+	case 3:
+		s = `{"type":"object","properties":{"user":{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},
+			"tags":{"type":"array","items":{"type":"string"}}},"required":["name"]},"notify":{"type":"boolean","default":true}}}`
+	case 4:
+		s = `{"type":"object","properties":{"target":{"oneOf":[{"type":"string","format":"uri"},{"type":"object","properties":{"host":{"type":"string"},"port":{"type":"integer"}}}]},
+			"retries":{"type":"number","minimum":0,"exclusiveMaximum":10},"mode":{"type":"string","enum":["fast","safe"],"default":"safe"}}}`
+	default:
+		var props []string
+		for k := range 12 {
+			props = append(props, fmt.Sprintf(`"field_%d":{"type":"%s","description":"Field %d of tool %d"}`, k, []string{"string", "number", "integer", "boolean"}[k%4], k, i))
+		}
+		s = `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":["field_0","field_1"]}`
+	}
+	return json.RawMessage(s)
+}
+
+// benchFigure is one figure of `make bench`'s summary table: one JSON line
+// in the file named by PLAYGROUND_BENCH_OUT.
+type benchFigure struct {
+	Item   int     `json:"item"` // the benchmark's number in issue 4
+	Figure string  `json:"figure"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Cmp    string  `json:"cmp,omitempty"` // "<=" or ">=": how Value must compare with Target; "" for no target
+	Target float64 `json:"target"`
+	// TargetText, if set, is how the table shows the target.
+	TargetText string  `json:"targetText,omitempty"`
+	Samples    float64 `json:"samples,omitempty"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// reportFigure reports f as the benchmark metric named metric and appends
+// it to PLAYGROUND_BENCH_OUT when that is set.
+func reportFigure(b *testing.B, metric string, f benchFigure) {
+	b.Helper()
+	b.ReportMetric(f.Value, metric)
+	path := os.Getenv("PLAYGROUND_BENCH_OUT")
+	if path == "" {
+		return
+	}
+	line, err := json.Marshal(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
+	}
+	defer out.Close()
+	if _, err := out.Write(append(line, '\n')); err != nil {
+		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
+	}
+}
+
+// percentile returns the p-th percentile (nearest rank) of ds.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(float64(len(s))*p/100+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func mib(n uint64) float64 { return float64(n) / (1 << 20) }
+
+func heapAlloc() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
