@@ -57,4 +57,7 @@ type FrameStore interface {
 	// ListFrames returns a session's frames in id order, with pair links
 	// filled, with id > afterID, at most limit (0 for no limit).
 	ListFrames(ctx context.Context, sessionID, afterID int64, limit int) ([]Frame, error)
+	// ListLastFrames returns a session's newest frames, at most limit, in
+	// id order, with pair links filled.
+	ListLastFrames(ctx context.Context, sessionID int64, limit int) ([]Frame, error)
 }

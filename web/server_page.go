@@ -54,12 +54,9 @@ func (s *Server) showServer(c echo.Context) error {
 
 // lastFrames returns up to livePanelFrames of the session's newest frames.
 func (s *Server) lastFrames(ctx context.Context, sessionID int64) ([]backend.Frame, error) {
-	frames, err := s.deps.Frames.ListFrames(ctx, sessionID, 0, 0)
+	frames, err := s.deps.Frames.ListLastFrames(ctx, sessionID, livePanelFrames)
 	if err != nil {
 		return nil, err
-	}
-	if len(frames) > livePanelFrames {
-		frames = frames[len(frames)-livePanelFrames:]
 	}
 	return redactFrames(frames), nil
 }

@@ -122,20 +122,31 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 	return nil
 }
 
+// frameSelect reads frames with their pair links; callers add WHERE,
+// ORDER BY and LIMIT.
+const frameSelect = `
+	SELECT f.*, COALESCE(rq.response_frame_id, rs.request_frame_id) AS pair_id, COALESCE(rq.latency_ns, rs.latency_ns) AS latency_ns
+	FROM frames f
+	LEFT JOIN exchanges rq ON rq.request_frame_id = f.id
+	LEFT JOIN exchanges rs ON rs.response_frame_id = f.id`
+
 // ListFrames implements backend.FrameStore.
 func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int) ([]backend.Frame, error) {
 	if limit <= 0 {
 		limit = -1
 	}
+	return d.queryFrames(ctx, sessionID, frameSelect+` WHERE f.session_id = ? AND f.id > ? ORDER BY f.id LIMIT ?`, sessionID, afterID, limit)
+}
+
+// ListLastFrames implements backend.FrameStore.
+func (d *DB) ListLastFrames(ctx context.Context, sessionID int64, limit int) ([]backend.Frame, error) {
+	return d.queryFrames(ctx, sessionID, `SELECT * FROM (`+frameSelect+` WHERE f.session_id = ? ORDER BY f.id DESC LIMIT ?) ORDER BY id`, sessionID, limit)
+}
+
+// queryFrames runs a frameSelect query and decodes its rows.
+func (d *DB) queryFrames(ctx context.Context, sessionID int64, query string, args ...any) ([]backend.Frame, error) {
 	var rows []frameRow
-	err := d.db.SelectContext(ctx, &rows, `
-		SELECT f.*, COALESCE(rq.response_frame_id, rs.request_frame_id) AS pair_id, COALESCE(rq.latency_ns, rs.latency_ns) AS latency_ns
-		FROM frames f
-		LEFT JOIN exchanges rq ON rq.request_frame_id = f.id
-		LEFT JOIN exchanges rs ON rs.response_frame_id = f.id
-		WHERE f.session_id = ? AND f.id > ?
-		ORDER BY f.id LIMIT ?`, sessionID, afterID, limit)
-	if err != nil {
+	if err := d.db.SelectContext(ctx, &rows, query, args...); err != nil {
 		return nil, fmt.Errorf("store: list frames of session %d: %w", sessionID, err)
 	}
 	out := make([]backend.Frame, len(rows))
@@ -145,6 +156,7 @@ func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int
 			Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
 			Body: r.Body, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
 		}
+		var err error
 		if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {
 			return nil, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
 		}

@@ -451,6 +451,27 @@ func TestFramesWithExchanges(t *testing.T) {
 		t.Errorf("frame stored with nil body = %+v (body %#v)", transport, transport.Body)
 	}
 
+	t.Run("newest frames", func(t *testing.T) {
+		for limit, want := range map[int][]int64{1: {5}, 2: {3, 5}, 10: {1, 2, 3, 5}} {
+			fs, err := d.ListLastFrames(ctx, sid, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for _, f := range fs {
+				ids = append(ids, f.ID)
+			}
+			if !reflect.DeepEqual(ids, want) {
+				t.Errorf("ListLastFrames(limit %d) ids = %v, want %v", limit, ids, want)
+			}
+			for _, f := range fs {
+				if f.ID == 3 && (f.PairID != 1 || f.HTTP == nil) {
+					t.Errorf("newest frames lose pair links or HTTP info: %+v", f)
+				}
+			}
+		}
+	})
+
 	t.Run("paging", func(t *testing.T) {
 		tests := []struct {
 			name  string
