@@ -10,17 +10,16 @@ package backend_test
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/benchfig"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -121,13 +120,13 @@ func benchRecording(b *testing.B, transport string) {
 
 	recRate := float64(total) / recorded.Seconds()
 	bareRate := float64(len(rows)) / bare.Seconds()
-	reportFigure(b, "frames/s", benchFigure{Item: 2, Figure: "recording: frames/s persisted, " + transport, Value: recRate, Unit: "frames/s",
+	benchfig.Report(b, "frames/s", benchfig.Figure{Item: 2, Figure: "recording: frames/s persisted, " + transport, Value: recRate, Unit: "frames/s",
 		Cmp: ">=", Target: 50000, Samples: float64(total)})
-	reportFigure(b, "lost", benchFigure{Item: 2, Figure: "recording: frames lost, " + transport, Value: float64(total - stored), Unit: "frames",
+	benchfig.Report(b, "lost", benchfig.Figure{Item: 2, Figure: "recording: frames lost, " + transport, Value: float64(total - stored), Unit: "frames",
 		Cmp: "<=", Target: 0, Note: fmt.Sprintf("%d exchanges linked, want %d", exchanges, total/4)})
-	reportFigure(b, "bare-frames/s", benchFigure{Item: 2, Figure: "recording: bare batched INSERT, same rows, " + transport, Value: bareRate, Unit: "frames/s",
+	benchfig.Report(b, "bare-frames/s", benchfig.Figure{Item: 2, Figure: "recording: bare batched INSERT, same rows, " + transport, Value: bareRate, Unit: "frames/s",
 		Note: fmt.Sprintf("prepared inserts, %d rows a transaction", benchBareBatch)})
-	reportFigure(b, "ratio", benchFigure{Item: 2, Figure: "recording: recorder/bare throughput, " + transport, Value: recRate / bareRate, Unit: "x"})
+	benchfig.Report(b, "ratio", benchfig.Figure{Item: 2, Figure: "recording: recorder/bare throughput, " + transport, Value: recRate / bareRate, Unit: "x"})
 }
 
 // benchFrame is the seq-th frame of a session: a request, two
@@ -276,42 +275,4 @@ func mustRawDB(b *testing.B, path string) *sql.DB {
 	}
 	b.Cleanup(func() { raw.Close() })
 	return raw
-}
-
-// benchFigure is one figure of `make bench`'s summary table: one JSON line
-// in the file named by PLAYGROUND_BENCH_OUT.
-type benchFigure struct {
-	Item   int     `json:"item"` // the benchmark's number in issue 4
-	Figure string  `json:"figure"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit"`
-	Cmp    string  `json:"cmp,omitempty"` // "<=" or ">=": how Value must compare with Target; "" for no target
-	Target float64 `json:"target"`
-	// TargetText, if set, is how the table shows the target.
-	TargetText string  `json:"targetText,omitempty"`
-	Samples    float64 `json:"samples,omitempty"`
-	Note       string  `json:"note,omitempty"`
-}
-
-// reportFigure reports f as the benchmark metric named metric and appends
-// it to PLAYGROUND_BENCH_OUT when that is set.
-func reportFigure(b *testing.B, metric string, f benchFigure) {
-	b.Helper()
-	b.ReportMetric(f.Value, metric)
-	path := os.Getenv("PLAYGROUND_BENCH_OUT")
-	if path == "" {
-		return
-	}
-	line, err := json.Marshal(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
-	defer out.Close()
-	if _, err := out.Write(append(line, '\n')); err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/benchfig"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -115,13 +116,13 @@ func benchCallOverhead(b *testing.B, transport string) {
 			api = append(api, viaAPI())
 		}
 	}
-	apiP50, sdkP50 := percentile(api, 50), percentile(direct, 50)
+	apiP50, sdkP50 := benchfig.Percentile(api, 50), benchfig.Percentile(direct, 50)
 	n := float64(len(api))
-	reportFigure(b, "api-p50-ms", benchFigure{Item: 1, Figure: "call p50 via JSON API, " + transport, Value: ms(apiP50), Unit: "ms", Samples: n})
-	reportFigure(b, "sdk-p50-ms", benchFigure{Item: 1, Figure: "call p50 via Go SDK client, " + transport, Value: ms(sdkP50), Unit: "ms", Samples: n})
-	reportFigure(b, "overhead-p50-ms", benchFigure{Item: 1, Figure: "call overhead p50, " + transport, Value: ms(apiP50 - sdkP50), Unit: "ms",
+	benchfig.Report(b, "api-p50-ms", benchfig.Figure{Item: 1, Figure: "call p50 via JSON API, " + transport, Value: ms(apiP50), Unit: "ms", Samples: n})
+	benchfig.Report(b, "sdk-p50-ms", benchfig.Figure{Item: 1, Figure: "call p50 via Go SDK client, " + transport, Value: ms(sdkP50), Unit: "ms", Samples: n})
+	benchfig.Report(b, "overhead-p50-ms", benchfig.Figure{Item: 1, Figure: "call overhead p50, " + transport, Value: ms(apiP50 - sdkP50), Unit: "ms",
 		Cmp: "<=", Target: 1})
-	reportFigure(b, "ratio", benchFigure{Item: 1, Figure: "call ratio API/SDK p50, " + transport, Value: float64(apiP50) / float64(sdkP50), Unit: "x",
+	benchfig.Report(b, "ratio", benchfig.Figure{Item: 1, Figure: "call ratio API/SDK p50, " + transport, Value: float64(apiP50) / float64(sdkP50), Unit: "x",
 		Cmp: "<=", Target: 1.2})
 }
 
@@ -249,26 +250,26 @@ func benchLiveFanOut(b *testing.B) {
 	stalledFrames, stalledEnd := stalled.drain()
 	b.Logf("stalled viewer: %d frames, then %v", stalledFrames, stalledEnd)
 
-	reportFigure(b, "frames/s", benchFigure{Item: 3, Figure: "fan-out: frames recorded per second", Value: float64(total) / produced.Seconds(), Unit: "frames/s"})
-	reportFigure(b, "p50-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency p50, 20 viewers", Value: ms(percentile(lat, 50)), Unit: "ms", Samples: float64(len(lat))})
-	reportFigure(b, "p99-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency p99, 20 viewers", Value: ms(percentile(lat, 99)), Unit: "ms",
+	benchfig.Report(b, "frames/s", benchfig.Figure{Item: 3, Figure: "fan-out: frames recorded per second", Value: float64(total) / produced.Seconds(), Unit: "frames/s"})
+	benchfig.Report(b, "p50-ms", benchfig.Figure{Item: 3, Figure: "fan-out: delivery latency p50, 20 viewers", Value: ms(benchfig.Percentile(lat, 50)), Unit: "ms", Samples: float64(len(lat))})
+	benchfig.Report(b, "p99-ms", benchfig.Figure{Item: 3, Figure: "fan-out: delivery latency p99, 20 viewers", Value: ms(benchfig.Percentile(lat, 99)), Unit: "ms",
 		Cmp: "<=", Target: 50, Samples: float64(len(lat))})
-	reportFigure(b, "max-ms", benchFigure{Item: 3, Figure: "fan-out: delivery latency max", Value: ms(slices.Max(lat)), Unit: "ms"})
-	reportFigure(b, "missed-frames", benchFigure{Item: 3, Figure: "fan-out: frames the 20 viewers missed", Value: float64(missing), Unit: "frames", Cmp: "<=", Target: 0})
-	reportFigure(b, "viewers-cut", benchFigure{Item: 3, Figure: "fan-out: reading viewers cut off", Value: float64(cut), Unit: "viewers", Cmp: "<=", Target: 0})
+	benchfig.Report(b, "max-ms", benchfig.Figure{Item: 3, Figure: "fan-out: delivery latency max", Value: ms(slices.Max(lat)), Unit: "ms"})
+	benchfig.Report(b, "missed-frames", benchfig.Figure{Item: 3, Figure: "fan-out: frames the 20 viewers missed", Value: float64(missing), Unit: "frames", Cmp: "<=", Target: 0})
+	benchfig.Report(b, "viewers-cut", benchfig.Figure{Item: 3, Figure: "fan-out: reading viewers cut off", Value: float64(cut), Unit: "viewers", Cmp: "<=", Target: 0})
 	since := func(at int64) float64 {
 		if at == 0 {
 			return -1
 		}
 		return float64(at-startNS) / 1e9
 	}
-	reportFigure(b, "stalled-dropped-s", benchFigure{Item: 3, Figure: "fan-out: stalled viewer dropped by the hub, s after the first frame", Value: since(cutOff.Load()), Unit: "s",
+	benchfig.Report(b, "stalled-dropped-s", benchfig.Figure{Item: 3, Figure: "fan-out: stalled viewer dropped by the hub, s after the first frame", Value: since(cutOff.Load()), Unit: "s",
 		Cmp: ">=", Target: 0, TargetText: "dropped (-1: never)"})
-	reportFigure(b, "stalled-closed-s", benchFigure{Item: 3, Figure: "fan-out: stalled viewer's connection closed, s after the first frame", Value: since(closed.at.Load()), Unit: "s",
+	benchfig.Report(b, "stalled-closed-s", benchfig.Figure{Item: 3, Figure: "fan-out: stalled viewer's connection closed, s after the first frame", Value: since(closed.at.Load()), Unit: "s",
 		Cmp: ">=", Target: 0, TargetText: "closed (-1: never)", Note: fmt.Sprintf("it had been sent %d frames", stalledFrames)})
-	reportFigure(b, "heap-before-MiB", benchFigure{Item: 3, Figure: "fan-out: heap before (after GC)", Value: mib(heapBefore), Unit: "MiB"})
-	reportFigure(b, "heap-peak-MiB", benchFigure{Item: 3, Figure: "fan-out: heap peak (sampled every 20 ms)", Value: mib(peak.Load()), Unit: "MiB"})
-	reportFigure(b, "heap-after-MiB", benchFigure{Item: 3, Figure: "fan-out: heap after (after GC)", Value: mib(heapAfter), Unit: "MiB"})
+	benchfig.Report(b, "heap-before-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap before (after GC)", Value: mib(heapBefore), Unit: "MiB"})
+	benchfig.Report(b, "heap-peak-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap peak (sampled every 20 ms)", Value: mib(peak.Load()), Unit: "MiB"})
+	benchfig.Report(b, "heap-after-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap after (after GC)", Value: mib(heapAfter), Unit: "MiB"})
 }
 
 // fanOutFrame is the seq-th frame of the fan-out session: a mix of
@@ -397,10 +398,10 @@ func BenchmarkServerPage(b *testing.B) {
 		}
 		size = int(n)
 	}
-	reportFigure(b, "p50-ms", benchFigure{Item: 6, Figure: "server page with 500 tools, p50", Value: ms(percentile(times, 50)), Unit: "ms",
+	benchfig.Report(b, "p50-ms", benchfig.Figure{Item: 6, Figure: "server page with 500 tools, p50", Value: ms(benchfig.Percentile(times, 50)), Unit: "ms",
 		Cmp: "<=", Target: 50, Samples: float64(len(times))})
-	reportFigure(b, "p99-ms", benchFigure{Item: 6, Figure: "server page with 500 tools, p99", Value: ms(percentile(times, 99)), Unit: "ms", Samples: float64(len(times))})
-	reportFigure(b, "page-KiB", benchFigure{Item: 6, Figure: "server page with 500 tools, size", Value: float64(size) / 1024, Unit: "KiB"})
+	benchfig.Report(b, "p99-ms", benchfig.Figure{Item: 6, Figure: "server page with 500 tools, p99", Value: ms(benchfig.Percentile(times, 99)), Unit: "ms", Samples: float64(len(times))})
+	benchfig.Report(b, "page-KiB", benchfig.Figure{Item: 6, Figure: "server page with 500 tools, size", Value: float64(size) / 1024, Unit: "KiB"})
 }
 
 const benchPageTools = 500
@@ -432,55 +433,6 @@ func benchToolSchema(i int) json.RawMessage {
 		s = `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":["field_0","field_1"]}`
 	}
 	return json.RawMessage(s)
-}
-
-// benchFigure is one figure of `make bench`'s summary table: one JSON line
-// in the file named by PLAYGROUND_BENCH_OUT.
-type benchFigure struct {
-	Item   int     `json:"item"` // the benchmark's number in issue 4
-	Figure string  `json:"figure"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit"`
-	Cmp    string  `json:"cmp,omitempty"` // "<=" or ">=": how Value must compare with Target; "" for no target
-	Target float64 `json:"target"`
-	// TargetText, if set, is how the table shows the target.
-	TargetText string  `json:"targetText,omitempty"`
-	Samples    float64 `json:"samples,omitempty"`
-	Note       string  `json:"note,omitempty"`
-}
-
-// reportFigure reports f as the benchmark metric named metric and appends
-// it to PLAYGROUND_BENCH_OUT when that is set.
-func reportFigure(b *testing.B, metric string, f benchFigure) {
-	b.Helper()
-	b.ReportMetric(f.Value, metric)
-	path := os.Getenv("PLAYGROUND_BENCH_OUT")
-	if path == "" {
-		return
-	}
-	line, err := json.Marshal(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
-	defer out.Close()
-	if _, err := out.Write(append(line, '\n')); err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
-}
-
-// percentile returns the p-th percentile (nearest rank) of ds.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(float64(len(s))*p/100+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

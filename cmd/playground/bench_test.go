@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcp-playground/playground/backend/benchfig"
 	"io"
 	"net/http"
 	"os"
@@ -27,7 +28,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,15 +132,15 @@ func benchScale(b *testing.B, bin, transport string) {
 	}
 
 	n := float64(scaleSessions)
-	reportFigure(b, "connect-s", benchFigure{Item: 4, Figure: "scale: 100 sessions connected, " + transport, Value: connected.Seconds(), Unit: "s",
+	benchfig.Report(b, "connect-s", benchfig.Figure{Item: 4, Figure: "scale: 100 sessions connected, " + transport, Value: connected.Seconds(), Unit: "s",
 		Note: "4 connects at a time"})
-	reportFigure(b, "heap-KiB/session", benchFigure{Item: 4, Figure: "scale: playground heap per session, " + transport, Value: (float64(heapAfter) - float64(heapBefore)) / n / 1024, Unit: "KiB"})
-	reportFigure(b, "rss-KiB/session", benchFigure{Item: 4, Figure: "scale: playground RSS per session, " + transport, Value: (float64(rssAfter) - float64(rssBefore)) / n / 1024, Unit: "KiB"})
-	reportFigure(b, "server-rss-MiB", benchFigure{Item: 4, Figure: "scale: demo server process RSS, each, " + transport, Value: float64(serverRSS) / float64(max(1, len(serverPIDs))) / (1 << 20), Unit: "MiB",
+	benchfig.Report(b, "heap-KiB/session", benchfig.Figure{Item: 4, Figure: "scale: playground heap per session, " + transport, Value: (float64(heapAfter) - float64(heapBefore)) / n / 1024, Unit: "KiB"})
+	benchfig.Report(b, "rss-KiB/session", benchfig.Figure{Item: 4, Figure: "scale: playground RSS per session, " + transport, Value: (float64(rssAfter) - float64(rssBefore)) / n / 1024, Unit: "KiB"})
+	benchfig.Report(b, "server-rss-MiB", benchfig.Figure{Item: 4, Figure: "scale: demo server process RSS, each, " + transport, Value: float64(serverRSS) / float64(max(1, len(serverPIDs))) / (1 << 20), Unit: "MiB",
 		Note: fmt.Sprintf("%d processes", len(serverPIDs))})
-	reportFigure(b, "calls/s", benchFigure{Item: 4, Figure: "scale: tools/call per second across 100 sessions, " + transport, Value: float64(calls.Load()) / elapsed.Seconds(), Unit: "calls/s",
+	benchfig.Report(b, "calls/s", benchfig.Figure{Item: 4, Figure: "scale: tools/call per second across 100 sessions, " + transport, Value: float64(calls.Load()) / elapsed.Seconds(), Unit: "calls/s",
 		Note: "one API client per session"})
-	reportFigure(b, "call-p50-ms", benchFigure{Item: 4, Figure: "scale: call p50 under that load, " + transport, Value: ms(percentile(all, 50)), Unit: "ms"})
+	benchfig.Report(b, "call-p50-ms", benchfig.Figure{Item: 4, Figure: "scale: call p50 under that load, " + transport, Value: ms(benchfig.Percentile(all, 50)), Unit: "ms"})
 }
 
 // BenchmarkCLI times whole processes making one tools/call to the demo
@@ -157,7 +157,7 @@ func BenchmarkCLI(b *testing.B) {
 	for _, p := range []string{node, inspector} {
 		if _, err := os.Stat(p); err != nil {
 			reason := "the Inspector comparison needs Node 22 and @modelcontextprotocol/inspector in node_modules (npm ci, or set PLAYGROUND_NODE_MODULES): " + err.Error()
-			reportFigure(b, "skipped", benchFigure{Item: 5, Figure: "CLI: playground/Inspector time", Skipped: reason})
+			benchfig.Report(b, "skipped", benchfig.Figure{Item: 5, Figure: "CLI: playground/Inspector time", Skipped: reason})
 			b.Skip(reason)
 		}
 	}
@@ -199,9 +199,9 @@ func BenchmarkCLI(b *testing.B) {
 	}
 	ourMean, theirMean := mean(playground), mean(inspectorTimes)
 	runs := float64(len(playground))
-	reportFigure(b, "playground-ms", benchFigure{Item: 5, Figure: "CLI: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
-	reportFigure(b, "inspector-ms", benchFigure{Item: 5, Figure: "CLI: Inspector 2.12.0 --cli, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
-	reportFigure(b, "ratio", benchFigure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x"})
+	benchfig.Report(b, "playground-ms", benchfig.Figure{Item: 5, Figure: "CLI: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
+	benchfig.Report(b, "inspector-ms", benchfig.Figure{Item: 5, Figure: "CLI: Inspector 2.12.0 --cli, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
+	benchfig.Report(b, "ratio", benchfig.Figure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x"})
 }
 
 // benchBuildPlayground builds this package into a temporary directory.
@@ -363,56 +363,4 @@ func mean(ds []time.Duration) time.Duration {
 	return sum / time.Duration(max(1, len(ds)))
 }
 
-// percentile returns the p-th percentile (nearest rank) of ds.
-func percentile(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(float64(len(s))*p/100+0.5) - 1
-	return s[min(max(i, 0), len(s)-1)]
-}
-
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// benchFigure is one figure of `make bench`'s summary table: one JSON line
-// in the file named by PLAYGROUND_BENCH_OUT.
-type benchFigure struct {
-	Item   int     `json:"item"` // the benchmark's number in issue 4
-	Figure string  `json:"figure"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit"`
-	Cmp    string  `json:"cmp,omitempty"` // "<=" or ">=": how Value must compare with Target; "" for no target
-	Target float64 `json:"target"`
-	// TargetText, if set, is how the table shows the target.
-	TargetText string  `json:"targetText,omitempty"`
-	Samples    float64 `json:"samples,omitempty"`
-	Note       string  `json:"note,omitempty"`
-	Skipped    string  `json:"skipped,omitempty"` // why there is no value
-}
-
-// reportFigure reports f as the benchmark metric named metric and appends
-// it to PLAYGROUND_BENCH_OUT when that is set.
-func reportFigure(b *testing.B, metric string, f benchFigure) {
-	b.Helper()
-	if f.Skipped == "" {
-		b.ReportMetric(f.Value, metric)
-	}
-	path := os.Getenv("PLAYGROUND_BENCH_OUT")
-	if path == "" {
-		return
-	}
-	line, err := json.Marshal(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
-	defer out.Close()
-	if _, err := out.Write(append(line, '\n')); err != nil {
-		b.Fatalf("PLAYGROUND_BENCH_OUT: %v", err)
-	}
-}

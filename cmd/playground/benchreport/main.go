@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend/benchfig"
 )
 
 func main() {
@@ -29,18 +31,7 @@ func main() {
 }
 
 // figure is one line of the benchmarks' output file.
-type figure struct {
-	Item       int     `json:"item"`
-	Figure     string  `json:"figure"`
-	Value      float64 `json:"value"`
-	Unit       string  `json:"unit"`
-	Cmp        string  `json:"cmp"`
-	Target     float64 `json:"target"`
-	TargetText string  `json:"targetText"`
-	Samples    float64 `json:"samples"`
-	Note       string  `json:"note"`
-	Skipped    string  `json:"skipped"` // why the benchmark gave no value
-}
+type figure = benchfig.Figure
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
