@@ -42,6 +42,14 @@ const (
 	// listenWait bounds how long the handshake waits for the standalone
 	// GET stream to be answered.
 	listenWait = time.Second
+	// replyDrainWait is how long a request's reply stream is still read
+	// after its response arrived, for the server to end it: a reply read to
+	// its end leaves the connection free for the next request, while one cut
+	// short closes it.
+	replyDrainWait = 100 * time.Millisecond
+	// requestWorkerIdle is how long a request worker waits for another
+	// request before it ends.
+	requestWorkerIdle = 30 * time.Second
 )
 
 // HTTPStatusError is an HTTP error status that answered a request, when its
@@ -156,10 +164,13 @@ type httpTransport struct {
 	sessionID string
 	listening bool                         // the standalone GET loop runs
 	inflight  map[int64]context.CancelFunc // cancels the POST of a request
+
+	jobs chan func() // hands a request's exchange to an idle request worker
 }
 
 func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
-	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client, inflight: make(map[int64]context.CancelFunc)}
+	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client, inflight: make(map[int64]context.CancelFunc),
+		jobs: make(chan func())}
 	if t.client == nil {
 		t.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		t.ownClient = true
@@ -168,8 +179,9 @@ func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
 	return t
 }
 
-// send POSTs m. A request is POSTed in a goroutine whose failures go to
-// requestFailed; a notification or response is POSTed before send returns.
+// send POSTs m. A request is POSTed by a request worker (runRequest), whose
+// failures go to requestFailed; a notification or response is POSTed before
+// send returns.
 // Once notifications/initialized is accepted, the GET stream is opened. In
 // the modern era, notifications/cancelled is not POSTed: the request it
 // names has its response stream closed instead.
@@ -186,7 +198,7 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 		t.mu.Lock()
 		t.inflight[m.id] = cancel
 		t.mu.Unlock()
-		go func() {
+		t.runRequest(func() {
 			defer t.wg.Done()
 			defer func() {
 				t.mu.Lock()
@@ -199,7 +211,7 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 				err = errors.New("the server's HTTP reply ended without the response")
 			}
 			t.c.requestFailed(m.id, err) // no-op when the response arrived
-		}()
+		})
 		return nil
 	}
 	rctx, cancel := context.WithCancel(t.ctx)
@@ -222,6 +234,39 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 		}
 	}
 	return nil
+}
+
+// runRequest runs job, the exchange of one request, on an idle request
+// worker or on a new one. A worker that has run an exchange keeps the
+// stack it grew for the next, which spares each request a fresh
+// goroutine's start and stack growth on its critical path.
+func (t *httpTransport) runRequest(job func()) {
+	select {
+	case t.jobs <- job:
+		return
+	default:
+	}
+	t.wg.Add(1)
+	go t.requestWorker(job)
+}
+
+// requestWorker runs job, then the jobs handed to it, until it has been
+// idle for requestWorkerIdle or the transport closes.
+func (t *httpTransport) requestWorker(job func()) {
+	defer t.wg.Done()
+	idle := time.NewTimer(requestWorkerIdle)
+	defer idle.Stop()
+	for {
+		job()
+		idle.Reset(requestWorkerIdle)
+		select {
+		case job = <-t.jobs:
+		case <-idle.C:
+			return
+		case <-t.ctx.Done():
+			return
+		}
+	}
 }
 
 // cancelRequest closes the response stream of the request that a
@@ -342,8 +387,8 @@ func (t *httpTransport) exchange(ctx context.Context, m outbound) error {
 // because its session was gone and a new one has been started (only when
 // mayRenew).
 func (t *httpTransport) post(ctx context.Context, m outbound, mayRenew bool) (again bool, err error) {
-	// The reply's own context: a request's reply stops being read once its
-	// response has arrived, even if the server keeps the stream open.
+	// The reply's own context: a request's reply stops being read soon after
+	// its response has arrived, even if the server keeps the stream open.
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	req, err := t.newPost(rctx, m)
@@ -385,9 +430,15 @@ func (t *httpTransport) post(ctx context.Context, m outbound, mayRenew bool) (ag
 	}
 	var answered func()
 	if m.id != 0 && !m.raw {
+		var drain *time.Timer
+		defer func() {
+			if drain != nil {
+				drain.Stop()
+			}
+		}()
 		answered = func() {
-			if !t.c.isPending(m.id) {
-				cancel()
+			if drain == nil && !t.c.isPending(m.id) {
+				drain = time.AfterFunc(replyDrainWait, cancel)
 			}
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -154,6 +156,44 @@ func TestHTTPSession(t *testing.T) {
 	})
 }
 
+// TestHTTPRequestsKeepTheirConnection checks that a request's reply is read
+// to its end, so that the next request reuses the connection rather than
+// dialling a new one.
+func TestHTTPRequestsKeepTheirConnection(t *testing.T) {
+	server := newSDKServer()
+	var dials atomic.Int64
+	srv := httptest.NewUnstartedServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, err := ConnectHTTP(testContext(t), HTTPConfig{URL: srv.URL + "/mcp"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustClose(t, c)
+	ctx := testContext(t)
+	if _, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"warm"}`)); err != nil {
+		t.Fatal(err)
+	}
+	before := dials.Load()
+	const calls = 200
+	for range calls {
+		if _, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"again"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A call may begin while the previous reply's end is still being read,
+	// so two connections may take turns; any more were dialled because a
+	// reply was cut short.
+	if n := dials.Load() - before; n > 2 {
+		t.Errorf("%d connections dialled for %d calls one after another, want at most 2", n, calls)
+	}
+}
+
 func TestHTTPStateless(t *testing.T) {
 	s := startSDKHTTP(t, &mcp.StreamableHTTPOptions{Stateless: true})
 	rec := &recorder{}
@@ -172,8 +212,9 @@ func TestHTTPStateless(t *testing.T) {
 // reply is an SSE stream with CRLF line ends, a comment, an empty priming
 // event, a notification split over two data lines, and an event that is not
 // JSON. "big" answers a 4 KiB JSON body; "lost" answers a body without the
-// response; "teapot" answers 418. Requests after initialize without the
-// session and version headers get 400. GET and DELETE get 405.
+// response; "teapot" answers 418; "linger" answers on an event stream that
+// it then keeps open until the client goes. Requests after initialize
+// without the session and version headers get 400. GET and DELETE get 405.
 func fakeHTTPHandler(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.WriteHeader(http.StatusMethodNotAllowed)
@@ -202,13 +243,25 @@ func fakeHTTPHandler(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"jsonrpc":"2.0","method":"notifications/progress"}`)
 	case "teapot":
 		http.Error(w, strings.Repeat("tea ", 100), http.StatusTeapot)
+	case "linger":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("X-Lingered", "yes")
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{}}\n\n", m.ID)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
 	default:
 		w.WriteHeader(http.StatusAccepted)
 	}
 }
 
 func TestFakeHTTPServer(t *testing.T) {
-	srv := newLoopbackServer(t, http.HandlerFunc(fakeHTTPHandler))
+	lingerEnded := make(chan struct{}, 1)
+	srv := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fakeHTTPHandler(w, r)
+		if w.Header().Get("X-Lingered") != "" {
+			lingerEnded <- struct{}{}
+		}
+	}))
 	rec := &recorder{}
 	var notes []Notification
 	c, err := ConnectHTTP(testContext(t), HTTPConfig{URL: srv.URL}, Options{
@@ -258,6 +311,16 @@ func TestFakeHTTPServer(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a reply stream kept open is closed soon after the response", func(t *testing.T) {
+		if _, err := c.Call(ctx, "linger", nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-lingerEnded:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the reply stream is still open")
+		}
+	})
 	if f := rec.waitFind(t, Inbound, KindParseError, `"result":{"x":"xxx`); len(f.Body) != 1024 {
 		t.Errorf("oversized frame recorded with %d bytes", len(f.Body))
 	}
