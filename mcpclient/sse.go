@@ -30,10 +30,11 @@ func readSSE(r io.Reader, limit int, fn func(sseEvent)) error {
 	})
 }
 
-// sseReaders are parseSSE's line buffers. Each HTTP response a request
-// gets is a stream of its own, so reusing them spares the allocation (and
-// clearing) of 64 KiB per request.
-var sseReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+// sseReaders are parseSSE's read buffers. Each HTTP response a request
+// gets is a stream of its own, so reusing them spares an allocation per
+// request; they are small, because readLine gathers a longer line from
+// several reads, and a pool is emptied by every garbage collection.
+var sseReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4<<10) }}
 
 // parseSSE parses a text/event-stream and calls fn for every dispatched
 // event (a block ended by a blank line that had at least one field), until
