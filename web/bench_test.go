@@ -43,7 +43,9 @@ import (
 // BenchmarkCallOverhead times one tools/call (the echo tool of newSDKServer)
 // sent through POST /api/v1/sessions/{id}/requests of a dashboard served on
 // 127.0.0.1, and the same call from the official Go SDK client connected
-// straight to the same server, alternating the two in every iteration.
+// straight to the same server, alternating the two in every iteration. The
+// server runs in a child process, as real servers do, so that its garbage
+// collection and scheduling are not the dashboard's.
 func BenchmarkCallOverhead(b *testing.B) {
 	for _, transport := range []string{"http", "stdio"} {
 		b.Run(transport, func(b *testing.B) { benchCallOverhead(b, transport) })
@@ -56,7 +58,7 @@ func benchCallOverhead(b *testing.B, transport string) {
 	var sdkTransport mcp.Transport
 	switch transport {
 	case "http":
-		url := MustSDKHTTPServer(b, nil)
+		url := mustSDKHTTPProcess(b)
 		server = map[string]any{"name": "sdk", "transport": "http", "url": url}
 		sdkTransport = &mcp.StreamableClientTransport{Endpoint: url}
 	case "stdio":

@@ -1,17 +1,20 @@
 package web_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,8 +29,10 @@ import (
 	"github.com/mcp-playground/playground/web"
 )
 
-// roleEnv makes the test binary act as an MCP server over stdio instead of
-// running the tests: "sdk" runs newSDKServer, "fault" runFaultServer.
+// roleEnv makes the test binary act as an MCP server instead of running
+// the tests: "sdk" runs newSDKServer over stdio, "sdk-http" serves it over
+// Streamable HTTP on a loopback port (see mustSDKHTTPProcess), "fault" runs
+// runFaultServer.
 const roleEnv = "WEB_TEST_ROLE"
 
 func TestMain(m *testing.M) {
@@ -40,6 +45,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	if os.Getenv(roleEnv) == "sdk-http" {
+		os.Exit(serveSDKHTTP())
 	}
 	os.Exit(m.Run())
 }
@@ -56,6 +64,48 @@ func newSDKServer() *mcp.Server {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil
 		})
 	return s
+}
+
+// serveSDKHTTP serves newSDKServer over Streamable HTTP on a free loopback
+// port, whose MCP URL it prints as the first line of its output, until the
+// process is killed.
+func serveSDKHTTP() int {
+	server := newSDKServer()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("http://%s/mcp\n", ln.Addr())
+	err = http.Serve(ln, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
+
+// mustSDKHTTPProcess runs the test binary as serveSDKHTTP in a child
+// process, as a real server runs beside the dashboard, and returns its MCP
+// URL. The process is killed when the test ends.
+func mustSDKHTTPProcess(tb testing.TB) string {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), roleEnv+"=sdk-http")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		tb.Fatalf("the SDK HTTP server process did not print its URL: %v", err)
+	}
+	return strings.TrimSpace(line)
 }
 
 // MustSDKHTTPServer serves newSDKServer over Streamable HTTP on loopback
