@@ -427,48 +427,6 @@ func TestPoolCloseClosesEverySession(t *testing.T) {
 	e.pool.Close() // idempotent
 }
 
-func TestPoolRefusesCallsWhileRecordingFails(t *testing.T) {
-	db := MustOpenDB(t)
-	fs := &flakyStore{FrameStore: db}
-	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(testContext(t), fs, hub, testLogger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Close()
-	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
-	defer pool.Close()
-	srvID, err := db.CreateServer(testContext(t), httpServer("sdk", MustSDKHTTPServer(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := testContext(t)
-	sess, err := pool.Connect(ctx, srvID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs.failing.Store(true)
-	// Any frame now fails to commit; wait for the recorder to notice.
-	if _, err := pool.Call(ctx, sess.ID, "ping", nil); err != nil {
-		t.Fatalf("first ping: %v", err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for rec.Failure() == nil && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	_, err = pool.Call(ctx, sess.ID, "ping", nil)
-	if backend.ErrorCodeOf(err) != backend.EUnavailable || !strings.Contains(backend.ErrorMessageOf(err), "Recording is failing") {
-		t.Errorf("Call while recording fails = %v, want EUnavailable", err)
-	}
-	fs.failing.Store(false)
-	if err := rec.Flush(ctx); err != nil {
-		t.Fatalf("Flush after recovery: %v", err)
-	}
-	if _, err := pool.Call(ctx, sess.ID, "ping", nil); err != nil {
-		t.Errorf("Call after recovery: %v", err)
-	}
-}
-
 func TestPoolSessionOutlivesTheConnectContext(t *testing.T) {
 	e := MustEnv(t)
 	for _, srv := range []backend.Server{httpServer("http", MustSDKHTTPServer(t)), sdkStdioServer("stdio")} {
