@@ -193,7 +193,7 @@ func (t *stdioTransport) readStdout() {
 func (t *stdioTransport) readStderr() {
 	defer t.wg.Done()
 	defer close(t.stderrDone)
-	r := bufio.NewReaderSize(t.stderr, 64<<10)
+	r := bufio.NewReaderSize(t.stderr, 4<<10) // log lines; readLine gathers a longer one
 	for {
 		line, err := readLine(r, t.c.opts.MaxFrameSize)
 		var tooLarge *frameTooLargeError
