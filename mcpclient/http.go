@@ -181,10 +181,9 @@ func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
 
 // send POSTs m. A request is POSTed by a request worker (runRequest), whose
 // failures go to requestFailed; a notification or response is POSTed before
-// send returns.
-// Once notifications/initialized is accepted, the GET stream is opened. In
-// the modern era, notifications/cancelled is not POSTed: the request it
-// names has its response stream closed instead.
+// send returns. Once notifications/initialized is accepted, the GET stream
+// is opened. In the modern era, notifications/cancelled is not POSTed: the
+// request it names has its response stream closed instead.
 func (t *httpTransport) send(ctx context.Context, m outbound) error {
 	if !m.raw && m.method == "notifications/cancelled" && t.c.isModern() {
 		t.cancelRequest(m.body)
