@@ -12,7 +12,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -263,13 +262,7 @@ func bareInsert(b *testing.B, dir string, sessions []int64, rows []benchRow, exc
 // connection settings.
 func mustRawDB(b *testing.B, path string) *sql.DB {
 	b.Helper()
-	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_foreign_keys", "on")
-	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "NORMAL")
-	q.Set("_txlock", "immediate")
-	raw, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	raw, err := sql.Open("sqlite3", store.DSN(path))
 	if err != nil {
 		b.Fatal(err)
 	}

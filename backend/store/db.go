@@ -47,10 +47,23 @@ func WithConnectionPragmas(pragmas func() []string) Option {
 	return func(o *openOptions) { o.connPragmas = pragmas }
 }
 
+// DSN is the go-sqlite3 data source name Open uses for the file at path:
+// WAL, foreign keys, a busy timeout, synchronous=NORMAL and immediate
+// transactions, set in the DSN so that they hold on every pooled
+// connection.
+func DSN(path string) string {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
 // Open opens (creating if needed) the SQLite file at path and its secret key
-// file (path + ".key"), and applies every pending migration. WAL, foreign
-// keys and a busy timeout are set in the DSN so that they hold on every
-// pooled connection.
+// file (path + ".key"), and applies every pending migration. Connections
+// have the settings of DSN.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" || strings.HasPrefix(path, ":memory:") {
 		return nil, fmt.Errorf("store: a database file path is required")
@@ -63,13 +76,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_foreign_keys", "on")
-	q.Set("_busy_timeout", "5000")
-	q.Set("_synchronous", "NORMAL")
-	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
+	dsn := DSN(path)
 	var sdb *sqlx.DB
 	if o.connPragmas != nil {
 		sdb = sqlx.NewDb(sql.OpenDB(pragmaConnector{dsn: dsn, driver: &sqlite3.SQLiteDriver{ConnectHook: func(conn *sqlite3.SQLiteConn) error {
