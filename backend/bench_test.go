@@ -128,22 +128,10 @@ func benchRecording(b *testing.B, transport string) {
 	benchfig.Report(b, "ratio", benchfig.Figure{Item: 2, Figure: "recording: recorder/bare throughput, " + transport, Value: recRate / bareRate, Unit: "x"})
 }
 
-// benchFrame is the seq-th frame of a session: a request, two
-// notifications, then the request's result.
+// benchFrame is benchfig.SessionFrame, with the HTTP exchange of each
+// frame when transport is "http".
 func benchFrame(seq int, transport string) mcpclient.Frame {
-	id := seq / 4
-	f := mcpclient.Frame{Time: time.Now(), Kind: mcpclient.KindMessage, Direction: mcpclient.Inbound}
-	switch seq % 4 {
-	case 0:
-		f.Direction = mcpclient.Outbound
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10}}}`, id, seq)
-	case 1:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%d,"progress":50,"total":100}}`, id)
-	case 2:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"working on %d"}}`, seq)
-	default:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"result %d: lorem ipsum dolor sit amet"}],"isError":false}}`, id, seq)
-	}
+	f := benchfig.SessionFrame(seq)
 	if transport == "http" {
 		info := &mcpclient.HTTPInfo{Method: http.MethodPost, URL: "http://127.0.0.1:3001/mcp", Header: http.Header{
 			"Content-Type": {"application/json"}, "Mcp-Session-Id": {"4f1c0b7e"}, "Mcp-Protocol-Version": {"2025-11-25"}}}

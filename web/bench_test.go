@@ -37,7 +37,6 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/benchfig"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // BenchmarkCallOverhead times one tools/call (the echo tool of newSDKServer)
@@ -223,7 +222,7 @@ func benchLiveFanOut(b *testing.B) {
 	for seq := 0; seq < total; {
 		due := min(total, int(time.Since(start).Seconds()*fanOutRate)+1)
 		for ; seq < due; seq++ {
-			f := fanOutFrame(seq)
+			f := benchfig.SessionFrame(seq)
 			recordedAt[seq].Store(int64(time.Since(base)))
 			if err := d.rec.Record(sessID, f); err != nil {
 				b.Fatal(err)
@@ -272,25 +271,6 @@ func benchLiveFanOut(b *testing.B) {
 	benchfig.Report(b, "heap-before-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap before (after GC)", Value: mib(heapBefore), Unit: "MiB"})
 	benchfig.Report(b, "heap-peak-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap peak (sampled every 20 ms)", Value: mib(peak.Load()), Unit: "MiB"})
 	benchfig.Report(b, "heap-after-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap after (after GC)", Value: mib(heapAfter), Unit: "MiB"})
-}
-
-// fanOutFrame is the seq-th frame of the fan-out session: a mix of
-// requests, their results and notifications, as a busy session sends.
-func fanOutFrame(seq int) mcpclient.Frame {
-	id := seq / 4
-	f := mcpclient.Frame{Time: time.Now(), Kind: mcpclient.KindMessage, Direction: mcpclient.Inbound}
-	switch seq % 4 {
-	case 0:
-		f.Direction = mcpclient.Outbound
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"query":"frame %d","limit":10}}}`, id, seq)
-	case 1:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%d,"progress":%d,"total":100}}`, id, seq%100)
-	case 2:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"working on frame %d <of the fan-out> & more"}}`, seq)
-	default:
-		f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"result %d: lorem ipsum dolor sit amet, consectetur adipiscing elit"}],"isError":false}}`, id, seq)
-	}
-	return f
 }
 
 // liveViewer is one WebSocket client of a session's live stream.

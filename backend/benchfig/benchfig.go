@@ -1,6 +1,8 @@
 // Package benchfig carries the figures of `make bench` from the benchmarks
 // to its summary table (cmd/playground/benchreport): each figure is one
-// JSON line appended to the file named by PLAYGROUND_BENCH_OUT.
+// JSON line appended to the file named by PLAYGROUND_BENCH_OUT. It also
+// holds what several benchmarks share: percentiles and a synthetic
+// session's frames (SessionFrame).
 package benchfig
 
 import (
