@@ -46,17 +46,7 @@ func TestBrowserDashboard(t *testing.T) {
 
 	// Dashboard → demo server → Connect.
 	step("open the dashboard")
-	p.do("open "+srv.URL+"/", "main", chromedp.Navigate(srv.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="server-row"]`)))
-	demoHref := e2eEval[string](p, "find the demo server's link", `[data-testid="server-list"]`,
-		`(() => {
-			const a = Array.from(document.querySelectorAll('[data-testid="server-row"] a'))
-				.find(a => a.textContent.trim() === "Demo server");
-			return a ? a.getAttribute("href") : "";
-		})()`)
-	if !strings.HasPrefix(demoHref, "/servers/") {
-		t.Fatalf("no server row links to %q with a /servers/ID link (got %q)\n%s", "Demo server", demoHref, p.dump(`[data-testid="server-list"]`))
-	}
+	demoHref := p.openDemoServerLink(srv.URL)
 	step("open the demo server")
 	p.do("click the demo server's link", `[data-testid="server-list"]`,
 		chromedp.Click(chromedp.CSS(`[data-testid="server-row"] a[href="`+demoHref+`"]`)),
@@ -398,14 +388,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	t.Cleanup(cancel)
 	p := e2eOpenBrowser(t, ctx, chromium)
 
-	p.do("open "+srv.URL+"/", "main", chromedp.Navigate(srv.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="server-row"]`)))
-	demoHref := e2eEval[string](p, "find the demo server's link", `[data-testid="server-list"]`,
-		`(() => {
-			const a = Array.from(document.querySelectorAll('[data-testid="server-row"] a'))
-				.find(a => a.textContent.trim() === "Demo server");
-			return a ? a.getAttribute("href") : "";
-		})()`)
+	demoHref := p.openDemoServerLink(srv.URL)
 	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
@@ -585,6 +568,24 @@ func e2eEval[T any](p *e2ePage, what, dumpSel, expr string) T {
 		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
 	}
 	return v
+}
+
+// openDemoServerLink opens the dashboard at base and returns the href of
+// the server list's link to "Demo server", which must be a /servers/ID link.
+func (p *e2ePage) openDemoServerLink(base string) string {
+	p.t.Helper()
+	p.do("open "+base+"/", "main", chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="server-row"]`)))
+	demoHref := e2eEval[string](p, "find the demo server's link", `[data-testid="server-list"]`,
+		`(() => {
+			const a = Array.from(document.querySelectorAll('[data-testid="server-row"] a'))
+				.find(a => a.textContent.trim() === "Demo server");
+			return a ? a.getAttribute("href") : "";
+		})()`)
+	if !strings.HasPrefix(demoHref, "/servers/") {
+		p.t.Fatalf("no server row links to %q with a /servers/ID link (got %q)\n%s", "Demo server", demoHref, p.dump(`[data-testid="server-list"]`))
+	}
+	return demoHref
 }
 
 // waitJS waits until the expression is truthy.
