@@ -30,13 +30,49 @@ type Frame struct {
 	// Method is the JSON-RPC method of requests and notifications; for
 	// responses, the method of the request they answer when known.
 	Method string
-	Body   []byte
-	HTTP   *mcpclient.HTTPInfo
+	// Body is the frame's bytes, or only their first bytes when the frame
+	// was read with FrameQuery.BodyPreview; BodySize then tells the whole
+	// length.
+	Body []byte
+	// BodySize is the whole body's length as stored; frames that were never
+	// stored (the recorder's) leave it 0 and hold their whole body.
+	BodySize int
+	HTTP     *mcpclient.HTTPInfo
 	// PairID links a request to its response and a response to its request; 0 when unlinked.
 	PairID int64
 	// LatencyNS is response time minus request time on both frames of a linked pair.
 	LatencyNS int64
 }
+
+// Size is the length of the whole body.
+func (f Frame) Size() int { return max(f.BodySize, len(f.Body)) }
+
+// Partial reports whether Body holds only the first bytes of the body.
+func (f Frame) Partial() bool { return f.BodySize > len(f.Body) }
+
+// FrameQuery selects frames of one session. The result is always in id
+// order, oldest first.
+type FrameQuery struct {
+	SessionID int64
+	// AfterID and BeforeID bound the ids from below and above, exclusively;
+	// 0 leaves that side open.
+	AfterID, BeforeID int64
+	// Newest selects the newest matching frames rather than the oldest.
+	Newest bool
+	// Limit caps the number of frames. 0 means no cap: only tests use it,
+	// since a session's frames grow without bound.
+	Limit int
+	// MaxBodyBytes, when positive, ends the list once the bodies read add
+	// up to at least this many bytes; the first frame is always included.
+	MaxBodyBytes int
+	// BodyPreview, when positive, reads only the first BodyPreview bytes of
+	// each body, and never more than MaxBodyPreview (see Frame.BodySize).
+	BodyPreview int
+}
+
+// MaxBodyPreview is the longest body preview a FrameStore reads without
+// reading the whole body.
+const MaxBodyPreview = 16 << 10
 
 // Exchange links a request frame to the response frame that answered it.
 type Exchange struct {
@@ -54,10 +90,11 @@ type FrameStore interface {
 	MaxFrameID(ctx context.Context) (int64, error)
 	// InsertFrames stores frames (with their ids set) and exchanges in one transaction.
 	InsertFrames(ctx context.Context, frames []Frame, exchanges []Exchange) error
-	// ListFrames returns a session's frames in id order, with pair links
-	// filled, with id > afterID, at most limit (0 for no limit).
-	ListFrames(ctx context.Context, sessionID, afterID int64, limit int) ([]Frame, error)
-	// ListLastFrames returns a session's newest frames, at most limit, in
-	// id order, with pair links filled.
-	ListLastFrames(ctx context.Context, sessionID int64, limit int) ([]Frame, error)
+	// ListFrames returns the frames q selects, in id order, with pair
+	// links and BodySize filled.
+	ListFrames(ctx context.Context, q FrameQuery) ([]Frame, error)
+	// GetFrame returns one whole frame, or an ENotFound *Error.
+	GetFrame(ctx context.Context, id int64) (Frame, error)
+	// CountFrames returns how many frames a session has.
+	CountFrames(ctx context.Context, sessionID int64) (int, error)
 }

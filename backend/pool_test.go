@@ -171,7 +171,7 @@ func TestPoolHTTPSession(t *testing.T) {
 		if err := e.rec.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
-		frames, err := e.db.ListFrames(ctx, sess.ID, 0, 0)
+		frames, err := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestPoolHTTPSession(t *testing.T) {
 
 func countFrames(t *testing.T, e *env, sessionID int64, method string, typ backend.RPCType) int {
 	t.Helper()
-	frames, err := e.db.ListFrames(testContext(t), sessionID, 0, 0)
+	frames, err := e.db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sessionID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestPoolConnectFailures(t *testing.T) {
 			if err := e.rec.Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
-			frames, _ := e.db.ListFrames(ctx, sess.ID, 0, 0)
+			frames, _ := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 			noted := false
 			for _, f := range frames {
 				noted = noted || (f.Kind == mcpclient.KindTransport && strings.Contains(string(f.Body), "connect failed"))
@@ -385,7 +385,7 @@ func TestPoolStdioServerGoesAway(t *testing.T) {
 	if err := e.rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	frames, _ := e.db.ListFrames(ctx, sess.ID, 0, 0)
+	frames, _ := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 	noted := false
 	for _, f := range frames {
 		noted = noted || (f.Kind == mcpclient.KindTransport && strings.Contains(string(f.Body), "server went away"))

@@ -61,7 +61,7 @@ func TestRecorderPublishesOnlyCommittedFrames(t *testing.T) {
 				continue
 			}
 			first := ev.Frames[0].ID
-			stored, err := db.ListFrames(ctx, sessionID, first-1, len(ev.Frames))
+			stored, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sessionID, AfterID: first - 1, Limit: len(ev.Frames)})
 			if err != nil {
 				t.Errorf("ListFrames: %v", err)
 				return
@@ -142,7 +142,7 @@ func TestRecorderLinksRequestsAndResponses(t *testing.T) {
 		msg(mcpclient.Inbound, at(34), `{"jsonrpc":"2.0","id":1,"result":{}}`),
 	)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), sid, 0, 0)
+	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestRecorderStoresNonMessagesRaw(t *testing.T) {
 	}
 	MustRecord(t, rec, sid, in...)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), sid, 0, 0)
+	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestRecorderForget(t *testing.T) {
 
 	ctx := testContext(t)
 	for sid, wantPaired := range map[int64]bool{gone: false, kept: true} {
-		frames, err := db.ListFrames(ctx, sid, 0, 0)
+		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 		if err != nil || len(frames) != 2 {
 			t.Fatalf("session %d: %d frames, %v", sid, len(frames), err)
 		}
@@ -255,7 +255,7 @@ func TestRecorderFlushAndClose(t *testing.T) {
 	ctx := testContext(t)
 	count := func() int {
 		t.Helper()
-		frames, err := db.ListFrames(ctx, sid, 0, 0)
+		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +353,7 @@ func TestRecorderBurst(t *testing.T) {
 
 	ctx := testContext(t)
 	for _, sid := range ids {
-		frames, err := db.ListFrames(ctx, sid, 0, 0)
+		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +432,7 @@ func TestRecorderRetriesFailedWrites(t *testing.T) {
 	if ev, ok := receive(t, sub); !ok || len(ev.Frames) != 1 {
 		t.Errorf("event after the retry = %+v (open %v)", ev, ok)
 	}
-	if frames, _ := db.ListFrames(testContext(t), sid, 0, 0); len(frames) != 1 {
+	if frames, _ := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid}); len(frames) != 1 {
 		t.Errorf("stored %d frames, want 1", len(frames))
 	}
 	if fs.calls.Load() < 2 {

@@ -42,7 +42,7 @@ func TestPoolRefusesEverySendWhileRecordingFails(t *testing.T) {
 			t.Fatal("the recorder never reported the failure")
 		}
 	}
-	before, err := db.ListSessions(ctx, 0, 100)
+	before, err := db.ListSessions(ctx, 0, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestPoolRefusesEverySendWhileRecordingFails(t *testing.T) {
 	_, err = pool.Call(ctx, sess.ID, "ping", nil)
 	refused("Call", "Recording is failing, so nothing is sent: ", err)
 	refused("SendRaw", "Recording is failing, so nothing is sent: ", pool.SendRaw(ctx, sess.ID, []byte(`{"jsonrpc":"2.0","method":"x"}`)))
-	if after, err := db.ListSessions(ctx, 0, 100); err != nil || len(after) != len(before) {
+	if after, err := db.ListSessions(ctx, 0, 0, 100); err != nil || len(after) != len(before) {
 		t.Errorf("a refused Connect stored a session: %d sessions, then %d (%v)", len(before), len(after), err)
 	}
 

@@ -51,8 +51,9 @@ type SessionStore interface {
 	EndSession(ctx context.Context, id int64, status SessionStatus, reason string, at time.Time) error
 	// GetSession returns the session or an ENotFound *Error.
 	GetSession(ctx context.Context, id int64) (Session, error)
-	// ListSessions returns the newest sessions first; serverID 0 means all servers.
-	ListSessions(ctx context.Context, serverID int64, limit int) ([]Session, error)
+	// ListSessions returns at most limit sessions with an id below beforeID
+	// (0: the newest), newest first; serverID 0 means all servers.
+	ListSessions(ctx context.Context, serverID, beforeID int64, limit int) ([]Session, error)
 	// EndLiveSessions closes every session still marked live, with reason;
 	// it runs at start-up, when no session can be live.
 	EndLiveSessions(ctx context.Context, reason string, at time.Time) (int64, error)

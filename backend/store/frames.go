@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
@@ -23,6 +25,7 @@ type frameRow struct {
 	RPCID     sql.NullString `db:"rpc_id"`
 	Method    string         `db:"method"`
 	Body      []byte         `db:"body"`
+	BodySize  int            `db:"body_size"`
 	HTTP      sql.NullString `db:"http"`
 	PairID    sql.NullInt64  `db:"pair_id"`
 	LatencyNS sql.NullInt64  `db:"latency_ns"`
@@ -41,48 +44,67 @@ func (d *DB) MaxFrameID(ctx context.Context) (int64, error) {
 // compiles a statement on every prepare, which would otherwise cost each
 // small batch as much as its inserts.
 type frameStatements struct {
-	mu       sync.Mutex
-	frame    *sql.Stmt
-	exchange *sql.Stmt
+	mu    sync.Mutex
+	stmts *insertStatements
+}
+
+// insertStatements insert a frame, a large frame's whole body (see
+// backend.MaxBodyPreview and migration 0002) and an exchange.
+type insertStatements struct {
+	frame, body, exchange *sql.Stmt
 }
 
 const (
-	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, body_size, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertBodySQL     = `INSERT INTO frame_bodies (frame_id, body) VALUES (?, ?)`
 	insertExchangeSQL = `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`
 )
 
 // get returns the prepared statements, preparing them on first use (and
 // again after a failed attempt).
-func (s *frameStatements) get(ctx context.Context, db *sqlx.DB) (frame, exchange *sql.Stmt, err error) {
+func (s *frameStatements) get(ctx context.Context, db *sqlx.DB) (*insertStatements, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.frame == nil {
-		if s.frame, err = db.PrepareContext(ctx, insertFrameSQL); err != nil {
-			return nil, nil, err
+	if s.stmts != nil {
+		return s.stmts, nil
+	}
+	var st insertStatements
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{{&st.frame, insertFrameSQL}, {&st.body, insertBodySQL}, {&st.exchange, insertExchangeSQL}} {
+		var err error
+		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
+			st.close()
+			return nil, err
 		}
 	}
-	if s.exchange == nil {
-		if s.exchange, err = db.PrepareContext(ctx, insertExchangeSQL); err != nil {
-			return nil, nil, err
-		}
-	}
-	return s.frame, s.exchange, nil
+	s.stmts = &st
+	return s.stmts, nil
 }
 
 func (s *frameStatements) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, st := range []*sql.Stmt{s.frame, s.exchange} {
-		if st != nil {
-			st.Close()
-		}
+	if s.stmts != nil {
+		s.stmts.close()
+		s.stmts = nil
 	}
-	s.frame, s.exchange = nil, nil
 }
 
-// InsertFrames implements backend.FrameStore.
+func (st *insertStatements) close() {
+	for _, s := range []*sql.Stmt{st.frame, st.body, st.exchange} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// InsertFrames implements backend.FrameStore. A body longer than
+// backend.MaxBodyPreview is stored whole in frame_bodies and its first
+// bytes in frames.
 func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges []backend.Exchange) error {
-	frameStmt, exchangeStmt, err := d.stmts.get(ctx, d.db)
+	st, err := d.stmts.get(ctx, d.db)
 	if err != nil {
 		return fmt.Errorf("store: insert frames: %w", err)
 	}
@@ -91,8 +113,9 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 		return fmt.Errorf("store: insert frames: %w", err)
 	}
 	defer tx.Rollback()
-	fstmt := tx.StmtContext(ctx, frameStmt)
+	fstmt := tx.StmtContext(ctx, st.frame)
 	defer fstmt.Close()
+	var bstmt *sql.Stmt
 	for _, f := range frames {
 		httpJSON, err := d.encodeHTTP(f.HTTP)
 		if err != nil {
@@ -102,13 +125,23 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 		if body == nil {
 			body = []byte{}
 		}
+		head := body[:min(len(body), backend.MaxBodyPreview)]
 		if _, err := fstmt.ExecContext(ctx, f.ID, f.SessionID, unixNano(f.Time), string(f.Direction), string(f.Kind), string(f.RPCType),
-			sql.NullString{String: f.RPCID, Valid: f.RPCID != ""}, f.Method, body, httpJSON); err != nil {
+			sql.NullString{String: f.RPCID, Valid: f.RPCID != ""}, f.Method, head, len(body), httpJSON); err != nil {
 			return fmt.Errorf("store: insert frame %d: %w", f.ID, err)
+		}
+		if len(head) < len(body) {
+			if bstmt == nil {
+				bstmt = tx.StmtContext(ctx, st.body)
+				defer bstmt.Close()
+			}
+			if _, err := bstmt.ExecContext(ctx, f.ID, body); err != nil {
+				return fmt.Errorf("store: insert body of frame %d: %w", f.ID, err)
+			}
 		}
 	}
 	if len(exchanges) > 0 {
-		estmt := tx.StmtContext(ctx, exchangeStmt)
+		estmt := tx.StmtContext(ctx, st.exchange)
 		defer estmt.Close()
 		for _, e := range exchanges {
 			if _, err := estmt.ExecContext(ctx, e.RequestFrameID, e.ResponseFrameID, e.SessionID, e.Method, e.LatencyNS); err != nil {
@@ -122,47 +155,98 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 	return nil
 }
 
-// frameSelect reads frames with their pair links; callers add WHERE,
-// ORDER BY and LIMIT.
-const frameSelect = `
-	SELECT f.*, COALESCE(rq.response_frame_id, rs.request_frame_id) AS pair_id, COALESCE(rq.latency_ns, rs.latency_ns) AS latency_ns
+// frameColumns selects a frame with its pair link, its body's whole length
+// and its body: the first ?1 bytes when ?1 > 0, which frames.body holds
+// up to backend.MaxBodyPreview, else the whole body, from frame_bodies
+// when it is longer. Callers add WHERE, ORDER BY and LIMIT.
+const frameColumns = `
+	SELECT f.id, f.session_id, f.time, f.direction, f.kind, f.rpc_type, f.rpc_id, f.method, f.http, f.body_size,
+		CASE
+			WHEN ?1 > 0 THEN substr(f.body, 1, ?1)
+			WHEN f.body_size > length(f.body) THEN (SELECT b.body FROM frame_bodies b WHERE b.frame_id = f.id)
+			ELSE f.body
+		END AS body,
+		COALESCE(rq.response_frame_id, rs.request_frame_id) AS pair_id, COALESCE(rq.latency_ns, rs.latency_ns) AS latency_ns
 	FROM frames f
 	LEFT JOIN exchanges rq ON rq.request_frame_id = f.id
 	LEFT JOIN exchanges rs ON rs.response_frame_id = f.id`
 
-// ListFrames implements backend.FrameStore.
-func (d *DB) ListFrames(ctx context.Context, sessionID, afterID int64, limit int) ([]backend.Frame, error) {
+// ListFrames implements backend.FrameStore. Rows are read one at a time,
+// so a byte budget stops reading at the frame that reaches it.
+func (d *DB) ListFrames(ctx context.Context, q backend.FrameQuery) ([]backend.Frame, error) {
+	query := frameColumns + ` WHERE f.session_id = ?2 AND f.id > ?3 AND (?4 = 0 OR f.id < ?4) ORDER BY f.id`
+	if q.Newest {
+		query += ` DESC`
+	}
+	query += ` LIMIT ?5`
+	limit := q.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	return d.queryFrames(ctx, sessionID, frameSelect+` WHERE f.session_id = ? AND f.id > ? ORDER BY f.id LIMIT ?`, sessionID, afterID, limit)
-}
-
-// ListLastFrames implements backend.FrameStore.
-func (d *DB) ListLastFrames(ctx context.Context, sessionID int64, limit int) ([]backend.Frame, error) {
-	return d.queryFrames(ctx, sessionID, `SELECT * FROM (`+frameSelect+` WHERE f.session_id = ? ORDER BY f.id DESC LIMIT ?) ORDER BY id`, sessionID, limit)
-}
-
-// queryFrames runs a frameSelect query and decodes its rows.
-func (d *DB) queryFrames(ctx context.Context, sessionID int64, query string, args ...any) ([]backend.Frame, error) {
-	var rows []frameRow
-	if err := d.db.SelectContext(ctx, &rows, query, args...); err != nil {
-		return nil, fmt.Errorf("store: list frames of session %d: %w", sessionID, err)
+	rows, err := d.db.QueryxContext(ctx, query, q.BodyPreview, q.SessionID, q.AfterID, q.BeforeID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: list frames of session %d: %w", q.SessionID, err)
 	}
-	out := make([]backend.Frame, len(rows))
-	for i, r := range rows {
-		f := backend.Frame{
-			ID: r.ID, SessionID: r.SessionID, Time: fromUnixNano(r.Time), Direction: mcpclient.Direction(r.Direction),
-			Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
-			Body: r.Body, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
+	defer rows.Close()
+	var out []backend.Frame
+	bodyBytes := 0
+	for rows.Next() {
+		var r frameRow
+		if err := rows.StructScan(&r); err != nil {
+			return nil, fmt.Errorf("store: list frames of session %d: %w", q.SessionID, err)
 		}
-		var err error
-		if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {
-			return nil, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
+		f, err := d.frameOf(r)
+		if err != nil {
+			return nil, err
 		}
-		out[i] = f
+		out = append(out, f)
+		if bodyBytes += len(f.Body); q.MaxBodyBytes > 0 && bodyBytes >= q.MaxBodyBytes {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list frames of session %d: %w", q.SessionID, err)
+	}
+	if q.Newest {
+		slices.Reverse(out)
 	}
 	return out, nil
+}
+
+// GetFrame implements backend.FrameStore.
+func (d *DB) GetFrame(ctx context.Context, id int64) (backend.Frame, error) {
+	var r frameRow
+	err := d.db.GetContext(ctx, &r, frameColumns+` WHERE f.id = ?2`, 0, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Frame{}, backend.Errorf(backend.ENotFound, "Frame %d does not exist.", id)
+	}
+	if err != nil {
+		return backend.Frame{}, fmt.Errorf("store: get frame %d: %w", id, err)
+	}
+	return d.frameOf(r)
+}
+
+// CountFrames implements backend.FrameStore.
+func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
+	var n int
+	if err := d.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM frames WHERE session_id = ?`, sessionID); err != nil {
+		return 0, fmt.Errorf("store: count frames of session %d: %w", sessionID, err)
+	}
+	return n, nil
+}
+
+// frameOf decodes a frame row, opening its sealed HTTP headers.
+func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
+	f := backend.Frame{
+		ID: r.ID, SessionID: r.SessionID, Time: fromUnixNano(r.Time), Direction: mcpclient.Direction(r.Direction),
+		Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
+		Body: r.Body, BodySize: r.BodySize, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
+	}
+	var err error
+	if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {
+		return backend.Frame{}, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
+	}
+	return f, nil
 }
 
 // storedHTTP is the http column: the HTTPInfo with its headers sealed,

@@ -50,7 +50,7 @@ func TestWithConnectionPragmasTakesEffectAtOnce(t *testing.T) {
 			t.Errorf("insert under %s: %v, want %q", tc.pragma, err, tc.want)
 		}
 		// Reads still work.
-		if _, err := d.ListFrames(ctx, sid, 0, 0); err != nil {
+		if _, err := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid}); err != nil {
 			t.Errorf("read under %s: %v", tc.pragma, err)
 		}
 		pragma.Store(nil)
@@ -58,7 +58,7 @@ func TestWithConnectionPragmasTakesEffectAtOnce(t *testing.T) {
 			t.Errorf("insert after lifting %s: %v", tc.pragma, err)
 		}
 	}
-	frames, err := d.ListFrames(ctx, sid, 0, 0)
+	frames, err := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}

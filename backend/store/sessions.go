@@ -81,10 +81,10 @@ func (d *DB) GetSession(ctx context.Context, id int64) (backend.Session, error) 
 }
 
 // ListSessions implements backend.SessionStore.
-func (d *DB) ListSessions(ctx context.Context, serverID int64, limit int) ([]backend.Session, error) {
+func (d *DB) ListSessions(ctx context.Context, serverID, beforeID int64, limit int) ([]backend.Session, error) {
 	var rows []sessionRow
-	err := d.db.SelectContext(ctx, &rows, `SELECT * FROM sessions WHERE (? = 0 OR server_id = ?) ORDER BY id DESC LIMIT ?`,
-		serverID, serverID, limit)
+	err := d.db.SelectContext(ctx, &rows, `SELECT * FROM sessions WHERE (?1 = 0 OR server_id = ?1) AND (?2 = 0 OR id < ?2) ORDER BY id DESC LIMIT ?3`,
+		serverID, beforeID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: list sessions: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/migrations"
 )
 
 // MustOpen opens a fresh database in a temporary directory and closes it
@@ -95,14 +97,18 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	if err := d.db.SelectContext(ctx, &names, `SELECT name FROM migrations ORDER BY name`); err != nil {
 		t.Fatalf("reading migrations: %v", err)
 	}
-	if want := []string{"0001_init.sql"}; !reflect.DeepEqual(names, want) {
+	want, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil || len(want) == 0 {
+		t.Fatalf("migration files: %v, %v", want, err)
+	}
+	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("applied migrations = %v, want %v", names, want)
 	}
 	var tables []string
 	if err := d.db.SelectContext(ctx, &tables, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"exchanges", "frames", "migrations", "servers", "sessions", "settings"} {
+	for _, want := range []string{"exchanges", "frame_bodies", "frames", "migrations", "servers", "sessions", "settings"} {
 		found := false
 		for _, tb := range tables {
 			found = found || tb == want
@@ -112,7 +118,7 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 		}
 	}
 	var appliedAt int64
-	if err := d.db.GetContext(ctx, &appliedAt, `SELECT applied_at FROM migrations`); err != nil {
+	if err := d.db.GetContext(ctx, &appliedAt, `SELECT applied_at FROM migrations ORDER BY name LIMIT 1`); err != nil {
 		t.Fatal(err)
 	}
 	id := MustCreateServer(t, d, stdioServer("kept"))
@@ -130,10 +136,10 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	if err := d2.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM migrations`); err != nil {
 		t.Fatal(err)
 	}
-	if err := d2.db.GetContext(ctx, &again, `SELECT applied_at FROM migrations`); err != nil {
+	if err := d2.db.GetContext(ctx, &again, `SELECT applied_at FROM migrations ORDER BY name LIMIT 1`); err != nil {
 		t.Fatal(err)
 	}
-	if n != 1 || again != appliedAt {
+	if n != len(want) || again != appliedAt {
 		t.Errorf("after reopen: %d migrations rows, applied_at %d (was %d)", n, again, appliedAt)
 	}
 	if s, err := d2.GetServer(ctx, id); err != nil || s.Name != "kept" {
@@ -334,17 +340,21 @@ func TestSessionsLifecycle(t *testing.T) {
 		tests := []struct {
 			name     string
 			serverID int64
+			before   int64
 			limit    int
 			want     []int64
 		}{
-			{"all newest first", 0, 10, []int64{s4, s3, s2, s1}},
-			{"one server", srvA, 10, []int64{s3, s1}},
-			{"limit", 0, 2, []int64{s4, s3}},
-			{"unknown server", 9999, 10, nil},
+			{"all newest first", 0, 0, 10, []int64{s4, s3, s2, s1}},
+			{"one server", srvA, 0, 10, []int64{s3, s1}},
+			{"limit", 0, 0, 2, []int64{s4, s3}},
+			{"older page", 0, s3, 10, []int64{s2, s1}},
+			{"older page of one server", srvA, s3, 10, []int64{s1}},
+			{"before the first", 0, s1, 10, nil},
+			{"unknown server", 9999, 0, 10, nil},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				list, err := d.ListSessions(ctx, tt.serverID, tt.limit)
+				list, err := d.ListSessions(ctx, tt.serverID, tt.before, tt.limit)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -426,7 +436,7 @@ func TestFramesWithExchanges(t *testing.T) {
 		t.Errorf("MaxFrameID = %d, %v; want 5", max, err)
 	}
 
-	all, err := d.ListFrames(ctx, sid, 0, 0)
+	all, err := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatalf("ListFrames: %v", err)
 	}
@@ -451,55 +461,83 @@ func TestFramesWithExchanges(t *testing.T) {
 		t.Errorf("frame stored with nil body = %+v (body %#v)", transport, transport.Body)
 	}
 
-	t.Run("newest frames", func(t *testing.T) {
-		for limit, want := range map[int][]int64{1: {5}, 2: {3, 5}, 10: {1, 2, 3, 5}} {
-			fs, err := d.ListLastFrames(ctx, sid, limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []int64
-			for _, f := range fs {
-				ids = append(ids, f.ID)
-			}
-			if !reflect.DeepEqual(ids, want) {
-				t.Errorf("ListLastFrames(limit %d) ids = %v, want %v", limit, ids, want)
-			}
-			for _, f := range fs {
-				if f.ID == 3 && (f.PairID != 1 || f.HTTP == nil) {
-					t.Errorf("newest frames lose pair links or HTTP info: %+v", f)
-				}
-			}
-		}
-	})
-
 	t.Run("paging", func(t *testing.T) {
 		tests := []struct {
-			name  string
-			after int64
-			limit int
-			want  []int64
+			name string
+			q    backend.FrameQuery
+			want []int64
 		}{
-			{"all", 0, 0, []int64{1, 2, 3, 5}},
-			{"first two", 0, 2, []int64{1, 2}},
-			{"after 2", 2, 0, []int64{3, 5}},
-			{"after 2 limit 1", 2, 1, []int64{3}},
-			{"after last", 5, 0, nil},
-			{"negative limit means all", 0, -1, []int64{1, 2, 3, 5}},
+			{"all", backend.FrameQuery{}, []int64{1, 2, 3, 5}},
+			{"first two", backend.FrameQuery{Limit: 2}, []int64{1, 2}},
+			{"after 2", backend.FrameQuery{AfterID: 2}, []int64{3, 5}},
+			{"after 2 limit 1", backend.FrameQuery{AfterID: 2, Limit: 1}, []int64{3}},
+			{"after last", backend.FrameQuery{AfterID: 5}, nil},
+			{"negative limit means all", backend.FrameQuery{Limit: -1}, []int64{1, 2, 3, 5}},
+			{"newest one", backend.FrameQuery{Newest: true, Limit: 1}, []int64{5}},
+			{"newest two, oldest first", backend.FrameQuery{Newest: true, Limit: 2}, []int64{3, 5}},
+			{"newest before 5", backend.FrameQuery{Newest: true, BeforeID: 5, Limit: 2}, []int64{2, 3}},
+			{"between", backend.FrameQuery{AfterID: 1, BeforeID: 5}, []int64{2, 3}},
+			{"before the first", backend.FrameQuery{BeforeID: 1}, nil},
+			// Bodies are 46, 2, 36 and 0 bytes long.
+			{"byte budget ends the list at the frame that reaches it", backend.FrameQuery{MaxBodyBytes: 47}, []int64{1, 2}},
+			{"byte budget smaller than the first body", backend.FrameQuery{MaxBodyBytes: 1}, []int64{1}},
+			{"byte budget counts previews", backend.FrameQuery{MaxBodyBytes: 10, BodyPreview: 4}, []int64{1, 2, 3}},
+			{"newest within a byte budget", backend.FrameQuery{Newest: true, MaxBodyBytes: 30}, []int64{3, 5}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				fs, err := d.ListFrames(ctx, sid, tt.after, tt.limit)
+				tt.q.SessionID = sid
+				fs, err := d.ListFrames(ctx, tt.q)
 				if err != nil {
 					t.Fatal(err)
 				}
 				var ids []int64
 				for _, f := range fs {
 					ids = append(ids, f.ID)
+					if f.ID == 3 && (f.PairID != 1 || f.HTTP == nil) {
+						t.Errorf("frame 3 lost its pair link or HTTP info: %+v", f)
+					}
 				}
 				if !reflect.DeepEqual(ids, tt.want) {
 					t.Errorf("ids = %v, want %v", ids, tt.want)
 				}
 			})
+		}
+	})
+
+	t.Run("body preview", func(t *testing.T) {
+		fs, err := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid, BodyPreview: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range fs {
+			whole := frames[map[int]int{0: 0, 1: 1, 2: 2, 3: 4}[i]].Body
+			if want := whole[:min(10, len(whole))]; string(f.Body) != string(want) || f.BodySize != len(whole) || f.Size() != len(whole) {
+				t.Errorf("frame %d: body %q (size %d), want %q (size %d)", f.ID, f.Body, f.BodySize, want, len(whole))
+			}
+			if f.Partial() != (len(whole) > 10) {
+				t.Errorf("frame %d: Partial() = %v with %d of %d bytes", f.ID, f.Partial(), len(f.Body), len(whole))
+			}
+		}
+	})
+
+	t.Run("one frame", func(t *testing.T) {
+		f, err := d.GetFrame(ctx, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(f.Body) != string(frames[2].Body) || f.Partial() || f.PairID != 1 || f.HTTP == nil || !reflect.DeepEqual(*f.HTTP, *info) {
+			t.Errorf("GetFrame(3) = %+v", f)
+		}
+		_, err = d.GetFrame(ctx, 999)
+		wantCode(t, err, backend.ENotFound)
+	})
+
+	t.Run("count", func(t *testing.T) {
+		for id, want := range map[int64]int{sid: 4, other: 1, 999: 0} {
+			if n, err := d.CountFrames(ctx, id); err != nil || n != want {
+				t.Errorf("CountFrames(%d) = %d, %v; want %d", id, n, err, want)
+			}
 		}
 	})
 
@@ -512,7 +550,7 @@ func TestFramesWithExchanges(t *testing.T) {
 		if err := d.InsertFrames(ctx, bad, nil); err == nil {
 			t.Fatal("InsertFrames with a duplicate id succeeded")
 		}
-		if fs, _ := d.ListFrames(ctx, sid, 5, 0); len(fs) != 0 {
+		if fs, _ := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid, AfterID: 5}); len(fs) != 0 {
 			t.Errorf("a failed batch left %d frames", len(fs))
 		}
 	})
@@ -551,7 +589,7 @@ func TestConcurrentFrameWriters(t *testing.T) {
 	for err := range errs {
 		t.Errorf("concurrent InsertFrames: %v", err)
 	}
-	if fs, _ := d.ListFrames(ctx, sid, 0, 0); len(fs) != writers*perWriter {
+	if fs, _ := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid}); len(fs) != writers*perWriter {
 		t.Errorf("stored %d frames, want %d", len(fs), writers*perWriter)
 	}
 }
@@ -583,10 +621,10 @@ func TestDeletingAServerKeepsItsSessions(t *testing.T) {
 	if err := d.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM sessions WHERE id = ? AND server_id IS NULL`, sid); err != nil || n != 1 {
 		t.Errorf("server_id not NULL in the row (count %d, err %v)", n, err)
 	}
-	if fs, _ := d.ListFrames(ctx, sid, 0, 0); len(fs) != 1 {
+	if fs, _ := d.ListFrames(ctx, backend.FrameQuery{SessionID: sid}); len(fs) != 1 {
 		t.Errorf("frames after server delete: %d, want 1", len(fs))
 	}
-	if list, _ := d.ListSessions(ctx, 0, 10); len(list) != 1 {
+	if list, _ := d.ListSessions(ctx, 0, 0, 10); len(list) != 1 {
 		t.Errorf("ListSessions after delete: %+v", list)
 	}
 }
