@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 
@@ -28,6 +29,37 @@ func prettyJSON(body []byte) string {
 	}
 	return string(body)
 }
+
+// textHead returns at most the first n bytes of body as text, cut at a
+// character boundary, with invalid UTF-8 replaced.
+func textHead(body []byte, n int) string {
+	if len(body) > n {
+		body = body[:n]
+		// Drop a character that the cut split.
+		for i := len(body) - 1; i >= 0 && i >= len(body)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(body[i]) {
+				if !utf8.FullRune(body[i:]) {
+					body = body[:i]
+				}
+				break
+			}
+		}
+	}
+	return strings.ToValidUTF8(string(body), "\uFFFD")
+}
+
+// formatBytes says a size the way people read it: 812 bytes, 4 KiB, 7.2 MiB.
+func formatBytes(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<10))) + " KiB"
+	}
+	return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<20))) + " MiB"
+}
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
 
 func formatTime(t time.Time) string {
 	if t.IsZero() {

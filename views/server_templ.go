@@ -16,8 +16,8 @@ type ServerPageData struct {
 	Server       backend.Server
 	Live         *backend.Session // the open session, nil when disconnected
 	Tools        []ToolView
-	ToolsError   string // why the tools could not be listed
-	Frames       []backend.Frame
+	ToolsError   string            // why the tools could not be listed
+	Frames       FramePage         // the newest page of the live session's traffic
 	Inputs       []InputView       // the live session's waiting server requests
 	Sessions     []backend.Session // the server's recent sessions
 	ConnectError string            // why the last connect failed
@@ -373,7 +373,7 @@ func ServerPage(p Page, d ServerPageData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = FrameList(d.Live.ID, d.Frames, true).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = FrameList(d.Frames, true).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

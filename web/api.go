@@ -229,7 +229,14 @@ type apiFrame struct {
 	LatencyMS float64         `json:"latencyMs,omitempty"`
 }
 
-const apiFramePage = 1000
+// apiFramePage is the most frames one answer lists; apiFrameBytes ends it
+// sooner once the bodies add up to that many bytes (one frame is always
+// listed). A client pages on with ?after= the last id it got until an
+// answer is empty.
+const (
+	apiFramePage  = 1000
+	apiFrameBytes = 8 << 20
+)
 
 func (s *Server) apiListFrames(c echo.Context) error {
 	id, err := idParam(c)
@@ -245,7 +252,7 @@ func (s *Server) apiListFrames(c echo.Context) error {
 	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
 		return err
 	}
-	frames, err := s.deps.Frames.ListFrames(ctx, id, after, limit)
+	frames, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{SessionID: id, AfterID: after, Limit: limit, MaxBodyBytes: apiFrameBytes})
 	if err != nil {
 		return err
 	}

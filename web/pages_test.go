@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // htmxPost posts a form the way htmx does: the token in the header.
@@ -56,7 +58,7 @@ func TestPagesAndToolCalls(t *testing.T) {
 	callPath := fmt.Sprintf("/sessions/%d/tools/call?card=0", live.ID)
 	countCalls := func() int {
 		t.Helper()
-		frames, err := d.db.ListFrames(t.Context(), live.ID, 0, 0)
+		frames, err := d.db.ListFrames(t.Context(), backend.FrameQuery{SessionID: live.ID})
 		if err != nil {
 			t.Fatal(err)
 		}

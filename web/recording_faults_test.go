@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -148,7 +149,7 @@ func TestRecordingFailures(t *testing.T) {
 			if err := d.rec.Flush(ctx); err != nil {
 				t.Fatalf("Flush: %v", err)
 			}
-			frames, err := d.db.ListFrames(ctx, sess.ID, 0, 0)
+			frames, err := d.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 			if err != nil {
 				t.Fatal(err)
 			}

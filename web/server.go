@@ -97,6 +97,9 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions", s.listSessions)
 	e.GET("/sessions/:id", s.showSession)
 	e.GET("/sessions/:id/live", s.streamSession)
+	e.GET("/sessions/:id/frames", s.olderFrames)
+	e.GET("/frames/:id/body", s.frameBody)
+	e.GET("/frames/:id/raw", s.frameRaw)
 
 	api := e.Group("/api/v1")
 	api.GET("/servers", s.apiListServers)

@@ -18,7 +18,6 @@ const (
 	connectTimeout   = 30 * time.Second
 	listToolsTimeout = 10 * time.Second
 	recentSessions   = 20
-	livePanelFrames  = 500
 )
 
 func (s *Server) showServer(c echo.Context) error {
@@ -32,13 +31,13 @@ func (s *Server) showServer(c echo.Context) error {
 		return err
 	}
 	d := views.ServerPageData{Server: srv, ConnectError: c.QueryParam("error")}
-	if d.Sessions, err = s.deps.Sessions.ListSessions(ctx, id, recentSessions); err != nil {
+	if d.Sessions, err = s.deps.Sessions.ListSessions(ctx, id, 0, recentSessions); err != nil {
 		return err
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
 		d.Inputs = s.inputViews(live.ID)
-		if d.Frames, err = s.lastFrames(ctx, live.ID); err != nil {
+		if d.Frames, err = s.framePage(ctx, live.ID, 0); err != nil {
 			return err
 		}
 		lctx, cancel := context.WithTimeout(ctx, listToolsTimeout)
@@ -50,15 +49,6 @@ func (s *Server) showServer(c echo.Context) error {
 		d.Tools = s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
 	}
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
-}
-
-// lastFrames returns up to livePanelFrames of the session's newest frames.
-func (s *Server) lastFrames(ctx context.Context, sessionID int64) ([]backend.Frame, error) {
-	frames, err := s.deps.Frames.ListLastFrames(ctx, sessionID, livePanelFrames)
-	if err != nil {
-		return nil, err
-	}
-	return redactFrames(frames), nil
 }
 
 // connectServer opens a session and returns to the server page, carrying

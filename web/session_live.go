@@ -108,13 +108,11 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 // something ends it; it returns the close code and reason to send.
 func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, sessionID, after int64) (int, string) {
 	const lost = "write failed"
-	backlog, err := s.deps.Frames.ListFrames(ctx, sessionID, after, 0)
-	if err != nil {
+	last := after
+	if ok, err := s.sendBacklog(ctx, conn, sessionID, &last); err != nil {
 		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
 		return websocket.CloseInternalServerErr, "could not read the session's frames"
-	}
-	last := after
-	if !s.sendFrames(conn, backlog, &last) {
+	} else if !ok {
 		return websocket.CloseInternalServerErr, lost
 	}
 	// Requests may have arrived since the page was rendered; show them all.
@@ -182,6 +180,33 @@ func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan str
 	case <-grace.C:
 		conn.Close() // safe beside the writer: it unblocks its write
 	}
+}
+
+// sendBacklog writes the frames recorded after *last, the newest frame
+// the viewer has, and advances it. A viewer more than a page behind gets
+// the newest page in place of what it shows, so a backlog is never more
+// than a page. ok is false when the write failed.
+func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionID int64, last *int64) (ok bool, err error) {
+	backlog, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
+		SessionID: sessionID, AfterID: *last, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview,
+	})
+	if err != nil {
+		return false, err
+	}
+	if len(backlog) <= framePageSize {
+		return s.sendFrames(conn, backlog, last), nil
+	}
+	page, err := s.framePage(ctx, sessionID, 0)
+	if err != nil {
+		return false, err
+	}
+	if !s.sendFragment(conn, views.FramesReplace(page)) {
+		return false, nil
+	}
+	if n := len(page.Frames); n > 0 {
+		*last = page.Frames[n-1].ID
+	}
+	return true, nil
 }
 
 // sendFrames writes the frames newer than *last and advances it.

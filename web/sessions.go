@@ -8,32 +8,53 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-const sessionListLimit = 200
+// sessionPageSize is how many sessions the sessions list shows at once.
+const sessionPageSize = 100
 
+// listSessions lists the sessions of every server, newest first, a page at
+// a time: ?before= names the id that the page starts below.
 func (s *Server) listSessions(c echo.Context) error {
-	sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), 0, sessionListLimit)
+	before, err := cursorParam(c, "before")
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.SessionsPage(page(c, "Sessions"), sessions))
+	sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), 0, before, sessionPageSize+1)
+	if err != nil {
+		return err
+	}
+	var older int64
+	if len(sessions) > sessionPageSize {
+		sessions = sessions[:sessionPageSize]
+		older = sessions[sessionPageSize-1].ID
+	}
+	return render(c, http.StatusOK, views.SessionsPage(page(c, "Sessions"), sessions, older, before != 0))
 }
 
-// showSession shows a session and every frame it recorded, from the
-// database; a live session's page keeps streaming.
+// showSession shows a session and a page of its frames, from the database:
+// the newest, or those before ?before=. On the newest page a live session
+// keeps streaming.
 func (s *Server) showSession(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
 		return err
 	}
+	before, err := cursorParam(c, "before")
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
-	sess, err := s.deps.Sessions.GetSession(ctx, id)
-	if err != nil {
+	d := views.SessionPageData{Live: s.deps.Pool.IsLive(id)}
+	if d.Session, err = s.deps.Sessions.GetSession(ctx, id); err != nil {
 		return err
 	}
-	frames, err := s.deps.Frames.ListFrames(ctx, id, 0, 0)
-	if err != nil {
+	if d.Frames, err = s.framePage(ctx, id, before); err != nil {
 		return err
 	}
-	live := s.deps.Pool.IsLive(id)
-	return render(c, http.StatusOK, views.SessionPage(page(c, "Session "+itoa(id)), sess, redactFrames(frames), live, s.inputViews(id)))
+	if d.FrameCount, err = s.deps.Frames.CountFrames(ctx, id); err != nil {
+		return err
+	}
+	if d.Live {
+		d.Inputs = s.inputViews(id)
+	}
+	return render(c, http.StatusOK, views.SessionPage(page(c, "Session "+itoa(id)), d))
 }

@@ -1,0 +1,289 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// MustRecordedSession records a closed session whose frames are bodies, in
+// order, through the dashboard's recorder, and returns its id and the ids
+// the frames got.
+func (d *dashboard) MustRecordedSession(tb testing.TB, bodies [][]byte) (int64, []int64) {
+	tb.Helper()
+	ctx := context.Background()
+	id, err := d.db.CreateSession(ctx, backend.Session{ServerName: "recorded", Transport: backend.TransportStdio,
+		Status: backend.SessionClosed, StartedAt: time.Now()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := d.rec.Flush(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	first, err := d.db.MaxFrameID(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ids := make([]int64, len(bodies))
+	for i, body := range bodies {
+		if err := d.rec.Record(id, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+			tb.Fatal(err)
+		}
+		ids[i] = first + 1 + int64(i)
+	}
+	if err := d.rec.Flush(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return id, ids
+}
+
+// notification is a small JSON-RPC notification that names its index.
+func notification(i int) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d}}`, i)
+}
+
+// largeBody is a JSON-RPC result of about size bytes whose end is marked,
+// so a test can tell the whole body from its preview.
+func largeBody(size int) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"result":{"text":"%s","end":"END-OF-BODY"}}`, strings.Repeat("x", size))
+}
+
+var shownFrameID = regexp.MustCompile(`id="frame-(\d+)"`)
+
+// shownFrames lists the ids of the frame rows in an HTML page or fragment.
+func shownFrames(html string) []int64 {
+	var ids []int64
+	for _, m := range shownFrameID.FindAllStringSubmatch(html, -1) {
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+var olderLink = regexp.MustCompile(`hx-get="(/sessions/\d+/frames\?before=\d+)"`)
+
+func TestSessionPageShowsTheNewestFramesAndLoadsOlderOnes(t *testing.T) {
+	d := MustDashboard(t)
+	const total = 120
+	bodies := make([][]byte, total)
+	for i := range bodies {
+		bodies[i] = notification(i)
+	}
+	big := 7
+	bodies[big] = largeBody(3 << 20)
+	sid, ids := d.MustRecordedSession(t, bodies)
+
+	r := d.get(t, fmt.Sprintf("/sessions/%d", sid))
+	if r.Status != http.StatusOK {
+		t.Fatalf("session page: %d\n%s", r.Status, r.Body)
+	}
+	if got, want := shownFrames(r.Body), ids[total-50:]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the session page shows frames %v, want the newest 50 in order: %v", got, want)
+	}
+	if !strings.Contains(r.Body, `data-testid="frame-count">120 frames`) {
+		t.Error("the session page does not say the session has 120 frames")
+	}
+
+	// Follow the older-frames control to the first frame.
+	var shown []int64
+	shown = append(shownFrames(r.Body), shown...)
+	html := r.Body
+	for pages := 1; ; pages++ {
+		m := olderLink.FindStringSubmatch(html)
+		if m == nil {
+			if pages != 3 {
+				t.Errorf("%d pages, want 3 of at most 50 frames", pages)
+			}
+			if !strings.Contains(html, `data-testid="frames-start"`) {
+				t.Error("the oldest page does not say that it starts with the session's first frame")
+			}
+			break
+		}
+		older := d.get(t, m[1])
+		if older.Status != http.StatusOK || strings.Contains(older.Body, "<html") {
+			t.Fatalf("GET %s: %d, want a fragment:\n%s", m[1], older.Status, older.Body)
+		}
+		shown = append(shownFrames(older.Body), shown...)
+		html = older.Body
+		if pages > 5 {
+			t.Fatal("the older-frames control never ends")
+		}
+	}
+	if fmt.Sprint(shown) != fmt.Sprint(ids) {
+		t.Errorf("paging back shows frames %v, want each frame once, in order: %v", shown, ids)
+	}
+
+	// The large body is only previewed; the whole of it comes on demand.
+	if strings.Contains(html, "END-OF-BODY") || !strings.Contains(html, `data-testid="body-preview"`) {
+		t.Error("the oldest page embeds the large body instead of a preview")
+	}
+	if len(html) > 512<<10 {
+		t.Errorf("a page of frames is %d bytes of HTML", len(html))
+	}
+	whole := d.get(t, fmt.Sprintf("/frames/%d/body", ids[big]))
+	if whole.Status != http.StatusOK || !strings.Contains(whole.Body, "END-OF-BODY") || !strings.Contains(whole.Body, `data-testid="whole-body"`) {
+		t.Errorf("GET /frames/%d/body: %d, %d bytes, want the whole body", ids[big], whole.Status, len(whole.Body))
+	}
+	raw := d.get(t, fmt.Sprintf("/frames/%d/raw", ids[big]))
+	if raw.Status != http.StatusOK || raw.Body != string(bodies[big]) || !strings.HasPrefix(raw.Header.Get("Content-Disposition"), "attachment;") {
+		t.Errorf("GET /frames/%d/raw: %d, %d bytes, disposition %q; want the body as a download", ids[big], raw.Status, len(raw.Body), raw.Header.Get("Content-Disposition"))
+	}
+
+	// Without script, the control is a link to the older page.
+	hist := d.get(t, fmt.Sprintf("/sessions/%d?before=%d", sid, ids[70]))
+	if got, want := shownFrames(hist.Body), ids[20:70]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the page before frame %d shows %v, want %v", ids[70], got, want)
+	}
+	if !strings.Contains(hist.Body, `data-testid="newest-frames"`) {
+		t.Error("an older page does not link back to the newest frames")
+	}
+}
+
+func TestFramePagingRefusesBadInput(t *testing.T) {
+	d := MustDashboard(t)
+	sid, ids := d.MustRecordedSession(t, [][]byte{notification(0)})
+	tests := []struct {
+		name   string
+		path   string
+		status int
+	}{
+		{"cursor not a number", fmt.Sprintf("/sessions/%d?before=abc", sid), http.StatusUnprocessableEntity},
+		{"negative cursor", fmt.Sprintf("/sessions/%d?before=-5", sid), http.StatusUnprocessableEntity},
+		{"cursor overflows", fmt.Sprintf("/sessions/%d?before=99999999999999999999", sid), http.StatusUnprocessableEntity},
+		{"older fragment without a cursor", fmt.Sprintf("/sessions/%d/frames", sid), http.StatusUnprocessableEntity},
+		{"older fragment of an unknown session", "/sessions/9999/frames?before=5", http.StatusNotFound},
+		{"sessions list cursor not a number", "/sessions?before=x", http.StatusUnprocessableEntity},
+		{"unknown frame body", "/frames/9999/body", http.StatusNotFound},
+		{"unknown frame download", "/frames/9999/raw", http.StatusNotFound},
+		{"frame id not a number", "/frames/x/body", http.StatusNotFound},
+		{"cursor past the last frame", fmt.Sprintf("/sessions/%d?before=%d", sid, ids[0]+100), http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if r := d.get(t, tt.path); r.Status != tt.status {
+				t.Errorf("GET %s: %d, want %d\n%s", tt.path, r.Status, tt.status, r.Body)
+			}
+		})
+	}
+}
+
+func TestSessionsListIsPaged(t *testing.T) {
+	d := MustDashboard(t)
+	ctx := context.Background()
+	var ids []int64
+	for i := range 130 {
+		id, err := d.db.CreateSession(ctx, backend.Session{ServerName: fmt.Sprintf("server-%d", i), Transport: backend.TransportStdio,
+			Status: backend.SessionClosed, StartedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rowLink := regexp.MustCompile(`<td><a href="/sessions/(\d+)">`)
+	listed := func(html string) (out []int64) {
+		for _, m := range rowLink.FindAllStringSubmatch(html, -1) {
+			id, _ := strconv.ParseInt(m[1], 10, 64)
+			out = append(out, id)
+		}
+		return out
+	}
+	first := d.get(t, "/sessions")
+	if got := listed(first.Body); len(got) != 100 || got[0] != ids[129] || got[99] != ids[30] {
+		t.Fatalf("the first page lists %d sessions (%v…), want the newest 100", len(got), got[:min(3, len(got))])
+	}
+	next := regexp.MustCompile(`href="(/sessions\?before=\d+)" data-testid="older-sessions"`).FindStringSubmatch(first.Body)
+	if next == nil {
+		t.Fatal("the first page has no link to older sessions")
+	}
+	second := d.get(t, next[1])
+	if got := listed(second.Body); len(got) != 30 || got[0] != ids[29] || got[29] != ids[0] {
+		t.Errorf("the second page lists %v, want the oldest 30", got)
+	}
+	if strings.Contains(second.Body, `data-testid="older-sessions"`) || !strings.Contains(second.Body, `data-testid="newest-sessions"`) {
+		t.Error("the last page links to older sessions, or not back to the newest")
+	}
+}
+
+func TestLiveBacklogIsBounded(t *testing.T) {
+	d := MustDashboard(t)
+	bodies := make([][]byte, 200)
+	for i := range bodies {
+		bodies[i] = notification(i)
+	}
+	bodies[190] = largeBody(1 << 20)
+	sid, ids := d.MustRecordedSession(t, bodies)
+
+	t.Run("a viewer far behind gets the newest page in place of its own", func(t *testing.T) {
+		conn, _, err := d.dialLive(t, sid, 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, msg, err := conn.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(msg), `hx-swap-oob="innerHTML"`) {
+			t.Errorf("the first message does not replace the panel's frames:\n%.300s", msg)
+		}
+		if got, want := shownFrames(string(msg)), ids[150:]; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("the backlog holds frames %v, want the newest 50: %v", got, want)
+		}
+		if strings.Contains(string(msg), "END-OF-BODY") || len(msg) > 512<<10 {
+			t.Errorf("the backlog embeds a large body (%d bytes)", len(msg))
+		}
+	})
+
+	t.Run("a viewer a few frames behind gets just those", func(t *testing.T) {
+		conn, _, err := d.dialLive(t, sid, ids[196], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, msg, err := conn.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(msg), `hx-swap-oob="beforeend"`) {
+			t.Errorf("the first message does not append:\n%.300s", msg)
+		}
+		if got, want := shownFrames(string(msg)), ids[197:]; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("the backlog holds frames %v, want %v", got, want)
+		}
+	})
+}
+
+func TestAPIFramesPageEndsAtAByteBudget(t *testing.T) {
+	d := MustDashboard(t)
+	bodies := [][]byte{largeBody(5 << 20), largeBody(5 << 20), notification(2), largeBody(5 << 20)}
+	sid, ids := d.MustRecordedSession(t, bodies)
+	var got []int64
+	after := int64(0)
+	for range 10 {
+		var page []apiFrame
+		if r := d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/sessions/%d/frames?after=%d", sid, after), nil, &page); r.Status != http.StatusOK {
+			t.Fatalf("list frames: %d %s", r.Status, r.Body)
+		}
+		if len(page) == 0 {
+			break
+		}
+		if len(page) > 2 {
+			t.Errorf("one answer holds %d frames of 5 MiB bodies, want the list cut at 8 MiB", len(page))
+		}
+		for _, f := range page {
+			got = append(got, f.ID)
+			after = f.ID
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(ids) {
+		t.Errorf("paging the API lists frames %v, want %v", got, ids)
+	}
+}
