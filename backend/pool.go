@@ -190,8 +190,18 @@ func (p *Pool) watch(ls *liveSession) {
 	p.end(sess)
 }
 
-// end stores the final state of a session and tells its viewers.
+// endFlushTimeout bounds how long ending a session waits for its last
+// frames to be committed.
+const endFlushTimeout = 5 * time.Second
+
+// end stores the session's last frames and its final state, and tells its
+// viewers.
 func (p *Pool) end(sess Session) {
+	ctx, cancel := context.WithTimeout(context.Background(), endFlushTimeout)
+	defer cancel()
+	if err := p.rec.Flush(ctx); err != nil {
+		p.log.Error("storing a session's last frames", "session", sess.ID, "err", err)
+	}
 	p.rec.Forget(sess.ID)
 	if err := p.sessions.EndSession(context.Background(), sess.ID, sess.Status, sess.CloseReason, sess.EndedAt); err != nil {
 		p.log.Error("ending session", "session", sess.ID, "err", err)

@@ -1,10 +1,12 @@
-// Live traffic panel: keeps the newest frame in view while the user is at the
-// bottom of the panel, and reports a lost connection.
+// Traffic panel: opens at its newest frame and keeps the newest frame in
+// view while the user is at the bottom of the panel (older frames load at
+// its top); reports a lost live connection.
 (function () {
   "use strict";
   function stickToBottom(panel) {
     var list = panel.querySelector("[data-frames]");
     if (!list) return;
+    list.scrollTop = list.scrollHeight;
     var atBottom = true;
     list.addEventListener("scroll", function () {
       atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;

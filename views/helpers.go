@@ -30,6 +30,66 @@ func prettyJSON(body []byte) string {
 	return string(body)
 }
 
+// prettyJSONHead indents the first bytes of a JSON body the way prettyJSON
+// indents a whole one, tolerating the cut; a body that does not start as a
+// JSON object or array is returned as text.
+func prettyJSONHead(head string) string {
+	trimmed := strings.TrimLeft(head, " \t\r\n")
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return head
+	}
+	var out strings.Builder
+	depth, inString, escaped, emptyOpen := 0, false, false, false
+	newline := func() {
+		out.WriteByte('\n')
+		out.WriteString(strings.Repeat("  ", depth))
+	}
+	for i := 0; i < len(trimmed); i++ {
+		c := trimmed[i]
+		if inString {
+			out.WriteByte(c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		case '"':
+			inString = true
+			out.WriteByte(c)
+		case '{', '[':
+			out.WriteByte(c)
+			if next := strings.TrimLeft(trimmed[i+1:], " \t\r\n"); next != "" && (next[0] == '}' || next[0] == ']') {
+				emptyOpen = true // closed on the same line
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			if !emptyOpen {
+				depth = max(depth-1, 0)
+				newline()
+			}
+			emptyOpen = false
+			out.WriteByte(c)
+		case ',':
+			out.WriteByte(c)
+			newline()
+		case ':':
+			out.WriteString(": ")
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}
+
 // textHead returns at most the first n bytes of body as text, cut at a
 // character boundary, with invalid UTF-8 replaced.
 func textHead(body []byte, n int) string {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserTrafficIsPaged records a session of about 150 frames, one of
+// them a 20 KiB echo, and reads it in Chromium: the session page shows the
+// newest 50 frames; "Show older frames" brings the earlier pages in place,
+// each frame once and in order; the large body is a preview until "Show
+// all" loads the whole of it.
+func TestBrowserTrafficIsPaged(t *testing.T) {
+	chromium := e2eChromium(t)
+	bin := e2eBuildPlayground(t)
+	srv := e2eServe(t, bin)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel)
+	p := e2eOpenBrowser(t, ctx, chromium)
+
+	demoHref := p.openDemoServerLink(srv.URL)
+	var session struct {
+		ID int64 `json:"id"`
+	}
+	e2eAPIPost(t, srv.URL+"/api/v1"+demoHref+"/sessions", nil, &session)
+	sessionID := fmt.Sprint(session.ID)
+	requests := srv.URL + "/api/v1/sessions/" + sessionID + "/requests"
+	const marker = "END-OF-THE-LONG-MESSAGE"
+	long := strings.Repeat("0123456789", 2048) + marker
+	e2eAPIPost(t, requests, map[string]any{"method": "tools/call", "params": map[string]any{"name": "echo", "arguments": map[string]any{"message": long}}}, nil)
+	for range 70 {
+		e2eAPIPost(t, requests, map[string]any{"method": "ping"}, nil)
+	}
+	// A closed session records nothing more: the page can be compared
+	// with what the API lists.
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+sessionID, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	stored := srv.apiFrames(t, sessionID)
+	if len(stored) < 140 {
+		t.Fatalf("the session recorded %d frames, want at least 140", len(stored))
+	}
+
+	p.do("open the session page", "main", chromedp.Navigate(srv.URL+"/sessions/"+sessionID),
+		chromedp.WaitVisible(chromedp.CSS(`#frames [data-testid="frame"]`)))
+	first := p.frames()
+	if len(first) != 50 || first[len(first)-1].DOMID != fmt.Sprintf("frame-%d", stored[len(stored)-1].ID) {
+		t.Fatalf("the session page shows %d frames ending with %s, want the newest 50 ending with frame-%d\n%s",
+			len(first), first[len(first)-1].DOMID, stored[len(stored)-1].ID, e2eSummary(first))
+	}
+	if got := p.text(`[data-testid="frame-count"]`); got != fmt.Sprintf("%d frames", len(stored)) {
+		t.Errorf("the session says %q, want %d frames", got, len(stored))
+	}
+
+	shown := len(first)
+	for pages := 1; shown < len(stored); pages++ {
+		if pages > 5 {
+			t.Fatalf("after %d pages the panel shows %d of %d frames", pages, shown, len(stored))
+		}
+		p.do("click Show older frames", `[data-testid="traffic-panel"]`,
+			chromedp.Click(chromedp.CSS(`[data-testid="older-frames"] a`)))
+		before := shown
+		p.waitJS("wait for the older frames", `[data-testid="traffic-panel"]`,
+			fmt.Sprintf(`document.querySelectorAll('#frames [data-testid="frame"]').length > %d`, before))
+		shown = len(p.frames())
+	}
+	all := p.frames()
+	p.checkFrameOrder(all)
+	if len(all) != len(stored) || all[0].DOMID != fmt.Sprintf("frame-%d", stored[0].ID) {
+		t.Errorf("paging back shows %d frames from %s, want all %d from frame-%d", len(all), all[0].DOMID, len(stored), stored[0].ID)
+	}
+	p.waitJS("the first frame is marked as the session's start", "", `!!document.querySelector('[data-testid="frames-start"]') && !document.querySelector('[data-testid="older-frames"]')`)
+
+	// The echo's request and result are previews until asked for.
+	previews := `[data-testid="body-preview"]`
+	if n := e2eEval[int](p, "count the previews", "", `document.querySelectorAll('`+previews+`').length`); n != 2 {
+		t.Errorf("%d bodies are previewed, want 2 (the long echo and its result)", n)
+	}
+	if e2eEval[bool](p, "look for the end of the long message", "", `document.body.textContent.includes(`+e2eJS(marker)+`)`) {
+		t.Error("the page holds the whole long message before it is asked for")
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "session-paged", previews)
+	}
+	p.do("click Show all", previews, chromedp.Click(chromedp.CSS(previews+` [data-testid="show-body"]`)))
+	p.waitJS("wait for the whole body", "", `(() => {
+		const b = document.querySelector('[data-testid="whole-body"]');
+		return !!b && b.textContent.includes(`+e2eJS(marker)+`);
+	})()`)
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "session-whole-body", `[data-testid="whole-body"]`)
+	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
+
+// e2eAPIPost posts in as JSON to url, wants 200 or 201, and decodes the
+// answer into out when it is not nil.
+func e2eAPIPost(t *testing.T, url string, in, out any) {
+	t.Helper()
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in == nil {
+		body = nil
+	}
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
+		var e struct{ Error string }
+		json.NewDecoder(resp.Body).Decode(&e)
+		t.Fatalf("POST %s: %s %s", url, resp.Status, e.Error)
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("POST %s: decoding the answer: %v", url, err)
+		}
+	}
+}
+
