@@ -34,7 +34,7 @@ func FrameList(sessionID int64, frames []backend.Frame, live bool) templ.Compone
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"card live\" data-live-panel data-testid=\"traffic-panel\"><h2 style=\"margin-top:0\">Traffic ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"card live\" data-live-panel data-testid=\"traffic-panel\"><h2>Traffic ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
