@@ -70,15 +70,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
 	e.Use(middleware.BodyLimit("8M"))
-	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
-		Skipper:        isAPIRequest,
-		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
-		ContextKey:     csrfKey,
-		CookieName:     "playground_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSameSite: http.SameSiteStrictMode,
-	}))
+	e.Use(s.checkCSRF)
 
 	e.StaticFS("/static", static.FS)
 
