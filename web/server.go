@@ -66,6 +66,7 @@ func New(cfg Config, deps Deps) *Server {
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	e.Pre(securityHeaders) // first: every answer carries them
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
