@@ -16,6 +16,12 @@ import (
 	"github.com/mcp-playground/playground/backend"
 )
 
+// htmxConfig is htmx's configuration (the htmx-config meta element). The
+// Content-Security-Policy allows no inline style and no eval, so htmx adds no
+// <style> element for its indicators (app.css styles them), evaluates no
+// hx-on or js: code, and runs no script element that a swap brings in.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}`
+
 func csrfHeader(token string) string {
 	b, _ := json.Marshal(map[string]string{"X-CSRF-Token": token})
 	return string(b)

@@ -68,11 +68,22 @@ func (s *Server) sameOrigin(origin string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Path == "" && s.hosts.allows(u.Host)
 }
 
-// isAPIRequest skips CSRF tokens for JSON API calls from scripts. Browsers
-// cannot send a cross-site application/json POST without a CORS preflight,
-// which is never granted; a browser's cross-site request without a body
-// carries Sec-Fetch-Site (and Origin, refused above). Other API writes need
-// the token.
+// isAPIRequest reports whether a request is a JSON API call from a script,
+// which checkCSRF lets through without a token: a GET, a bodyless request,
+// or an application/json body, under /api/, that no browser marked as coming
+// from another site. That is safe because no page of another site can make
+// such a request on its user's behalf:
+//   - A cross-origin page that posts with fetch or a form carries its own
+//     Origin (refused by checkHostAndOrigin) and Sec-Fetch-Site: cross-site
+//     or same-site (refused here); and a cross-origin application/json POST
+//     needs a CORS preflight, which the dashboard never grants.
+//   - A page that frames the dashboard can only click what the framed page
+//     shows; it runs no script of its own in the dashboard's origin. No
+//     dashboard page sends an API request, and every form post needs the
+//     token. (The framing itself is refused by securityHeaders.)
+//
+// A form-encoded or text/plain API request, which a form can send, needs the
+// token like any other.
 func isAPIRequest(c echo.Context) bool {
 	r := c.Request()
 	if !strings.HasPrefix(r.URL.Path, "/api/") {

@@ -66,19 +66,12 @@ func New(cfg Config, deps Deps) *Server {
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	e.Pre(securityHeaders) // first: every answer carries them
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
 	e.Use(middleware.BodyLimit("8M"))
-	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
-		Skipper:        isAPIRequest,
-		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
-		ContextKey:     csrfKey,
-		CookieName:     "playground_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSameSite: http.SameSiteStrictMode,
-	}))
+	e.Use(s.checkCSRF)
 
 	e.StaticFS("/static", static.FS)
 

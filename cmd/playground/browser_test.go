@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -28,7 +35,9 @@ const (
 // bundled demo server: connect, call tools through the generated forms,
 // answer the server's elicitation and sampling requests as they arrive,
 // watch the traffic arrive live over the WebSocket, and find the session's
-// frames again after leaving the page. It needs PLAYGROUND_CHROMIUM (see
+// frames again after leaving the page. No page it opens (those, the
+// new-server form and an error page) may violate the Content-Security-Policy
+// or log another console error. It needs PLAYGROUND_CHROMIUM (see
 // e2eChromium). When PLAYGROUND_SCREENSHOT_DIR is set, screenshots of the
 // server page after the greet call go there (server-page.png, the viewport at
 // the greet card, and server-page-full.png, the whole page).
@@ -370,6 +379,20 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 	}
 	p.checkFrameOrder(stored)
+
+	// The remaining pages, for the console check below: each runs under the
+	// Content-Security-Policy without a violation.
+	step("open the new-server form")
+	form := e2eNavigate(p, "open the new-server form", srv.URL+"/servers/new", `[data-testid="server-form"]`)
+	if csp := e2eHeader(form, "Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("the new-server form's Content-Security-Policy is %q, want one with frame-ancestors 'none' and script-src 'self'", csp)
+	}
+	step("open a page that does not exist")
+	missing := srv.URL + "/servers/999999"
+	if resp := e2eNavigate(p, "open a missing server", missing, `[data-testid="page-error"]`); resp.Status != 404 {
+		t.Errorf("a missing server's page answered %d, want 404", resp.Status)
+	}
+	p.forgetConsole(missing) // the browser reports the 404
 	step("done")
 
 	for _, m := range p.consoleErrors() {
@@ -521,6 +544,13 @@ func e2eOpenBrowser(t *testing.T, parent context.Context, chromium string) *e2eP
 		t.Fatalf("starting %s: %v\n%s", chromium, err, output.String())
 	}
 	messages := chromedp.Console(tabCtx)
+	// Each document reports the Content-Security-Policy violations in it as
+	// console errors, so that a test that checks the console fails on one.
+	// (Scripts added through DevTools run whatever the page's policy says.)
+	if _, err := chromedp.Call(tabCtx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: e2eReportCSPViolationsJS}); err != nil {
+		t.Fatalf("adding the CSP violation listener: %v", err)
+	}
 	go func() {
 		defer close(consoleDone)
 		for m, err := range messages {
@@ -541,10 +571,25 @@ func e2eOpenBrowser(t *testing.T, parent context.Context, chromium string) *e2eP
 	return p
 }
 
+// e2eReportCSPViolationsJS logs each Content-Security-Policy violation of
+// the document as a console error.
+const e2eReportCSPViolationsJS = `document.addEventListener("securitypolicyviolation", e => console.error(
+	"Content-Security-Policy violation on " + location.href + ": " + e.effectiveDirective + " refused " +
+	(e.blockedURI || "?") + " at " + (e.sourceFile || "?") + ":" + e.lineNumber + " " + JSON.stringify(e.sample)));`
+
+// consoleErrors returns the console errors and uncaught exceptions so far.
 func (p *e2ePage) consoleErrors() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.console)
+}
+
+// forgetConsole drops the console errors so far that came from url, such
+// as the browser's report of a page's expected error status.
+func (p *e2ePage) forgetConsole(url string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.console = slices.DeleteFunc(p.console, func(m string) bool { return strings.HasSuffix(m, " ("+url+")") })
 }
 
 // do runs the steps within e2eStepTimeout, and fails the test with the
@@ -586,6 +631,32 @@ func (p *e2ePage) openDemoServerLink(base string) string {
 		p.t.Fatalf("no server row links to %q with a /servers/ID link (got %q)\n%s", "Demo server", demoHref, p.dump(`[data-testid="server-list"]`))
 	}
 	return demoHref
+}
+
+// e2eNavigate opens url, waits until an element matching sel is visible,
+// and returns the page's HTTP response.
+func e2eNavigate(p *e2ePage, what, url, sel string) *network.Response {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(url))
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel)))
+	}
+	if err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(sel))
+	}
+	return resp
+}
+
+// e2eHeader returns a response header's value, "" when there is none.
+func e2eHeader(resp *network.Response, name string) string {
+	for k, v := range resp.Headers {
+		if s, ok := v.(string); ok && strings.EqualFold(k, name) {
+			return s
+		}
+	}
+	return ""
 }
 
 // waitJS waits until the expression is truthy.
@@ -914,4 +985,189 @@ func e2eSummary(frames []e2eDOMFrame) string {
 		fmt.Fprintf(&b, "  %s %s %s %s %s\n", f.DOMID, f.Direction, f.RPCType, f.Method, body)
 	}
 	return b.String()
+}
+
+// TestBrowserDeleteAsksFirst deletes a server from its page: the Delete
+// button asks first (app.js does, for the form's data-confirm, since the
+// Content-Security-Policy allows no inline handler), and a No keeps the
+// server. It needs PLAYGROUND_CHROMIUM.
+func TestBrowserDeleteAsksFirst(t *testing.T) {
+	chromium := e2eChromium(t)
+	bin := e2eBuildPlayground(t)
+	srv := e2eServe(t, bin)
+	serverPage := fmt.Sprintf("%s/servers/%d", srv.URL, srv.apiCreateServer(t, map[string]any{
+		"name": "doomed", "transport": "stdio", "command": "/bin/true"}))
+	registered := func() bool { return strings.Contains(e2eGet(t, srv.URL+"/api/v1/servers"), `"name":"doomed"`) }
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel)
+	p := e2eOpenBrowser(t, ctx, chromium)
+
+	p.do("open the server's page", "main", chromedp.Navigate(serverPage),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="delete-server"]`)))
+	// Nobody answers a dialog in a headless browser: the page's confirm
+	// answers as told instead, and keeps the question.
+	answer := func(yes bool) {
+		t.Helper()
+		e2eEval[bool](p, "stand in for confirm", "", `window.asked = ""; window.e2eSamePage = true;
+			window.confirm = m => { window.asked = m; return `+strconv.FormatBool(yes)+`; }; true`)
+	}
+
+	answer(false)
+	p.do("click Delete and answer No", "main", chromedp.Click(chromedp.CSS(`[data-testid="delete-server"]`)))
+	time.Sleep(500 * time.Millisecond) // time for a post that should not be sent
+	if asked := e2eEval[string](p, "read the question", "", `String(window.asked ?? "")`); !strings.Contains(asked, "Delete this server?") {
+		t.Errorf("Delete asked %q, want the question whether to delete the server", asked)
+	}
+	if !e2eEval[bool](p, "check the marker", "", `window.e2eSamePage === true`) || !registered() {
+		t.Fatal("answering No to Delete deleted the server")
+	}
+
+	answer(true)
+	p.do("click Delete and answer Yes", "main", chromedp.Click(chromedp.CSS(`[data-testid="delete-server"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="add-server"]`)))
+	if registered() {
+		t.Error("answering Yes to Delete kept the server")
+	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
+
+// TestBrowserClickjacking plays a page on another origin that frames the
+// dashboard's server page, invisible, over its whole window, and clicks
+// where the framed Connect button is, as a tricked user would. The frame
+// must stay empty, and the click must start nothing: the server's command,
+// `touch FILE`, must never run. A form that the attacker's page submits to
+// the connect route, and a plain HTTP post that claims to come from the
+// dashboard's own page (Sec-Fetch-Site: same-origin), both without the CSRF
+// token, must be refused as well. It needs PLAYGROUND_CHROMIUM.
+func TestBrowserClickjacking(t *testing.T) {
+	chromium := e2eChromium(t)
+	bin := e2eBuildPlayground(t)
+	srv := e2eServe(t, bin)
+	touched := filepath.Join(t.TempDir(), "touched")
+	victim := fmt.Sprintf("%s/servers/%d", srv.URL, srv.apiCreateServer(t, map[string]any{
+		"name": "touch", "transport": "stdio", "command": "touch", "args": []string{touched}}))
+
+	// Another port is another origin, though the same site: the browser
+	// sends the dashboard's SameSite=Strict cookies to the framed page.
+	attacker := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprintf(w, `<!doctype html><title>You have won</title>
+<style>html, body { margin: 0; height: 100%%; } iframe { position: fixed; inset: 0; width: 100%%; height: 100%%; border: 0; opacity: 0; }</style>
+<iframe id="victim" src="%s" onload="window.framed = true"></iframe>`, html.EscapeString(victim))
+		case "/form":
+			fmt.Fprintf(w, `<!doctype html><title>You have won</title>
+<form method="post" action="%s/connect"><input type="hidden" name="_csrf" value="forged"></form>
+<script>document.forms[0].submit()</script>`, html.EscapeString(victim))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(attacker.Close)
+
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel)
+	p := e2eOpenBrowser(t, ctx, chromium)
+
+	// The user has the dashboard open: the browser holds its cookie, and
+	// the Connect button's place in the window is where the framed one
+	// would be.
+	p.do("open the touch server", "main", chromedp.Navigate(victim),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)))
+	at := e2eEval[[]float64](p, "find the Connect button", `[data-testid="connection"]`, `(() => {
+		const r = document.querySelector('[data-testid="connect"]').getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`)
+
+	step := "the framing page"
+	sessions := strings.Count(e2eGet(t, victim), `data-testid="session-row"`)
+	notTouched := func() {
+		t.Helper()
+		// Starting a process takes a moment; give a click that got through
+		// the time to show.
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if _, err := os.Stat(touched); err == nil {
+				t.Errorf("%s started the registered command: %s exists", step, touched)
+				_ = os.Remove(touched)
+				break
+			}
+		}
+		if n := strings.Count(e2eGet(t, victim), `data-testid="session-row"`); n != sessions {
+			t.Errorf("%s opened a session of the touch server", step)
+			sessions = n
+		}
+	}
+
+	p.do("open the framing page", "body", chromedp.Navigate(attacker.URL+"/"))
+	p.waitJS("wait for the frame to load", "body", `window.framed === true`)
+	doc, err := chromedp.Call(p.ctx, dom.GetDocument, dom.GetDocumentParams{Depth: new(int64(-1)), Pierce: new(true)})
+	if err != nil {
+		t.Fatalf("reading the framing page's DOM: %v", err)
+	}
+	frame := e2eFindNode(doc.Root, func(n *cdp.Node) bool { return n.LocalName == "iframe" })
+	if frame == nil {
+		t.Fatalf("the framing page has no iframe\n%s", p.dump("body"))
+	}
+	if d := frame.ContentDocument; d != nil {
+		t.Logf("the frame holds %s", d.DocumentURL)
+	}
+	if d := frame.ContentDocument; d != nil && e2eFindNode(d, func(n *cdp.Node) bool { return e2eAttr(n, "data-testid") == "connect" }) != nil {
+		t.Errorf("the dashboard shows its Connect button inside another site's frame (%s)", d.DocumentURL)
+	}
+	p.do("click where the framed Connect button is", "body", chromedp.MouseClickXY(at[0], at[1]))
+	notTouched()
+
+	step = "a form the attacker's page submitted"
+	p.do("open the page that submits a form", "body", chromedp.Navigate(attacker.URL+"/form"))
+	p.waitJS("wait for the form's answer", "body", `location.href === `+e2eJS(victim+"/connect"))
+	notTouched()
+
+	step = "a post without the token that claims to come from the dashboard's page"
+	req, err := http.NewRequest(http.MethodPost, victim+"/connect", strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", srv.URL)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Sec-Fetch-Mode", "navigate")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("%s: status %s, want it refused with 403 or 400", step, resp.Status)
+	}
+	notTouched()
+}
+
+// e2eFindNode returns the first node under n, n included, for which match
+// holds, looking into frames' documents too.
+func e2eFindNode(n *cdp.Node, match func(*cdp.Node) bool) *cdp.Node {
+	if n == nil {
+		return nil
+	}
+	if match(n) {
+		return n
+	}
+	for _, c := range n.Children {
+		if m := e2eFindNode(c, match); m != nil {
+			return m
+		}
+	}
+	return e2eFindNode(n.ContentDocument, match)
+}
+
+// e2eAttr returns the value of a node's attribute, "" when it has none.
+func e2eAttr(n *cdp.Node, name string) string {
+	for i := 0; i+1 < len(n.Attributes); i += 2 {
+		if n.Attributes[i] == name {
+			return n.Attributes[i+1]
+		}
+	}
+	return ""
 }

@@ -306,6 +306,42 @@ func (s *e2eServer) apiFrames(t *testing.T, sessionID string) []e2eAPIFrame {
 	return frames
 }
 
+// apiCreateServer registers a server through the JSON API and returns its id.
+func (s *e2eServer) apiCreateServer(t *testing.T, in map[string]any) int64 {
+	t.Helper()
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(s.URL+"/api/v1/servers", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("registering a server: %v", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("registering a server: %s, %v", resp.Status, err)
+	}
+	return out.ID
+}
+
+// e2eGet fetches url and returns the body of its 200 answer.
+func e2eGet(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", url, resp.Status, err)
+	}
+	return string(body)
+}
+
 // e2eCountFrames counts the frames with the given direction, JSON-RPC type
 // and method.
 func e2eCountFrames(frames []e2eAPIFrame, direction, rpcType, method string) int {

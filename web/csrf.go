@@ -1,0 +1,87 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+const (
+	// csrfCookie holds a browser's CSRF token.
+	csrfCookie = "playground_csrf"
+	// csrfMaxAge is how long a token lives after the browser's last request.
+	csrfMaxAge = 24 * time.Hour
+	// csrfHeader carries the token on htmx requests (the layout's
+	// hx-headers); forms carry it in the _csrf field (views.CSRFField).
+	csrfHeader = "X-CSRF-Token"
+	csrfField  = "_csrf"
+)
+
+// checkCSRF requires on every request that may change state (any method but
+// GET, HEAD and OPTIONS) the browser's CSRF token, in the X-CSRF-Token header
+// or the _csrf form field, equal to the one in its cookie; it refuses the
+// request with 403 otherwise. It makes a token when the browser has none,
+// keeps it in an HttpOnly, SameSite=Strict cookie that each request renews,
+// and puts it in the request context under csrfKey for the page's forms.
+//
+// Fetch-metadata headers never stand in for the token. A page of another
+// site that frames the dashboard and tricks someone into clicking one of its
+// buttons makes a request with Sec-Fetch-Site: same-origin and the
+// dashboard's own Origin; only the token, which that page cannot read, shows
+// that the dashboard's page sent the form. (The framing itself is refused by
+// securityHeaders.) The JSON API calls that isAPIRequest describes need no
+// token.
+func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if isAPIRequest(c) {
+			return next(c)
+		}
+		r := c.Request()
+		var token string
+		if ck, err := c.Cookie(csrfCookie); err == nil && isCSRFToken(ck.Value) {
+			token = ck.Value
+		}
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			sent := r.Header.Get(csrfHeader)
+			if sent == "" {
+				sent = c.FormValue(csrfField)
+			}
+			if token == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+				s.deps.Log.Warn("refused a request without the CSRF token", "method", r.Method, "path", r.URL.Path)
+				return echo.NewHTTPError(http.StatusForbidden,
+					"This request did not come from a page of this dashboard, or the page is too old: reload it and try again.")
+			}
+		}
+		if token == "" {
+			token = rand.Text()
+		}
+		c.SetCookie(&http.Cookie{
+			Name: csrfCookie, Value: token, Path: "/", MaxAge: int(csrfMaxAge / time.Second),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		})
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
+		c.Set(csrfKey, token)
+		return next(c)
+	}
+}
+
+// isCSRFToken reports whether v has the form of a token that rand.Text made:
+// 26 characters of the base32 alphabet.
+func isCSRFToken(v string) bool {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	if len(v) != 26 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !strings.ContainsRune(alphabet, rune(v[i])) {
+			return false
+		}
+	}
+	return true
+}
