@@ -101,7 +101,7 @@ func cursorParam(c echo.Context, name string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, backend.Errorf(backend.EInvalid, "?%s= must be a frame or session id, a positive whole number; got %q.", name, v)
+		return 0, backend.Errorf(backend.EInvalid, "?%s= must name a frame or session by its id, a positive whole number.", name)
 	}
 	return id, nil
 }

@@ -162,13 +162,35 @@ func TestConnectFailureShownOnThePage(t *testing.T) {
 	d := MustDashboard(t)
 	token := d.MustCSRF(t)
 	srv := d.MustAPIServer(t, map[string]any{"name": "exits", "transport": "stdio", "command": "sh", "args": []string{"-c", "read x; exit 3"}})
+	other := d.MustAPIServer(t, map[string]any{"name": "other", "transport": "stdio", "command": "sh", "args": []string{"-c", "exit 4"}})
 	r := d.postForm(t, fmt.Sprintf("/servers/%d/connect", srv.ID), url.Values{"_csrf": {token}})
 	loc := r.Header.Get("Location")
-	if r.Status != http.StatusSeeOther || !strings.Contains(loc, "?error=") {
+	if r.Status != http.StatusSeeOther || !strings.Contains(loc, "?failed=") {
 		t.Fatalf("connect: %d %q", r.Status, loc)
 	}
 	page := d.get(t, loc)
 	if page.Status != http.StatusOK || !strings.Contains(page.Body, `data-testid="connect-error"`) || !strings.Contains(page.Body, "exit status 3") {
 		t.Errorf("server page after a failed connect: %d\n%s", page.Status, page.Body)
+	}
+
+	// The banner says only what the database holds of this server's failed
+	// session: a link cannot put words on the page.
+	failedID := strings.TrimPrefix(loc, fmt.Sprintf("/servers/%d?failed=", srv.ID))
+	tests := []struct {
+		name, path string
+		status     int
+	}{
+		{"text in the old error parameter", fmt.Sprintf("/servers/%d?error=Your+session+expired%%2C+visit+evil.example", srv.ID), http.StatusOK},
+		{"another server's failed session", fmt.Sprintf("/servers/%d?failed=%s", other.ID, failedID), http.StatusOK},
+		{"an unknown session", fmt.Sprintf("/servers/%d?failed=9999", srv.ID), http.StatusOK},
+		{"not an id", fmt.Sprintf("/servers/%d?failed=evil", srv.ID), http.StatusUnprocessableEntity},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := d.get(t, tt.path)
+			if page.Status != tt.status || strings.Contains(page.Body, `data-testid="connect-error"`) || strings.Contains(page.Body, "evil.example") {
+				t.Errorf("GET %s: %d, want %d without a connect error:\n%s", tt.path, page.Status, tt.status, page.Body)
+			}
+		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
@@ -30,7 +29,10 @@ func (s *Server) showServer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := views.ServerPageData{Server: srv, ConnectError: c.QueryParam("error")}
+	d := views.ServerPageData{Server: srv}
+	if d.ConnectError, err = s.connectFailure(c, srv.ID); err != nil {
+		return err
+	}
 	if d.Sessions, err = s.deps.Sessions.ListSessions(ctx, id, 0, recentSessions); err != nil {
 		return err
 	}
@@ -51,8 +53,8 @@ func (s *Server) showServer(c echo.Context) error {
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
 }
 
-// connectServer opens a session and returns to the server page, carrying
-// the failure reason when the connection failed.
+// connectServer opens a session and returns to the server page, naming
+// the session when the connection failed (see connectFailure).
 func (s *Server) connectServer(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
@@ -64,13 +66,32 @@ func (s *Server) connectServer(c echo.Context) error {
 	if _, live := s.deps.Pool.LiveSession(id); live {
 		return c.Redirect(http.StatusSeeOther, target)
 	}
-	if _, err := s.deps.Pool.Connect(ctx, id); err != nil {
+	if sess, err := s.deps.Pool.Connect(ctx, id); err != nil {
 		if backend.ErrorCodeOf(err) != backend.EUnavailable {
 			return err
 		}
-		target += "?error=" + url.QueryEscape(backend.ErrorMessageOf(err))
+		// Without a session (recording fails), the page's banner says why.
+		if sess.ID != 0 {
+			target += "?failed=" + itoa(sess.ID)
+		}
 	}
 	return c.Redirect(http.StatusSeeOther, target)
+}
+
+// connectFailure returns why the session that ?failed= names failed to
+// connect, read from the database: a link cannot make the page say
+// anything else. It is "" without the parameter, or when that session is
+// not a failed session of this server.
+func (s *Server) connectFailure(c echo.Context, serverID int64) (string, error) {
+	id, err := cursorParam(c, "failed")
+	if err != nil || id == 0 {
+		return "", err
+	}
+	sess, err := s.deps.Sessions.GetSession(c.Request().Context(), id)
+	if backend.ErrorCodeOf(err) == backend.ENotFound || (err == nil && (sess.ServerID != serverID || sess.Status != backend.SessionFailed)) {
+		return "", nil
+	}
+	return sess.CloseReason, err
 }
 
 func (s *Server) disconnectSession(c echo.Context) error {
