@@ -221,44 +221,38 @@ func TestLiveBacklogIsBounded(t *testing.T) {
 	bodies[190] = largeBody(1 << 20)
 	sid, ids := d.MustRecordedSession(t, bodies)
 
-	t.Run("a viewer far behind gets the newest page in place of its own", func(t *testing.T) {
-		conn, _, err := d.dialLive(t, sid, 0, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		_, msg, err := conn.ReadMessage()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(msg), `hx-swap-oob="innerHTML"`) {
-			t.Errorf("the first message does not replace the panel's frames:\n%.300s", msg)
-		}
-		if got, want := shownFrames(string(msg)), ids[150:]; fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("the backlog holds frames %v, want the newest 50: %v", got, want)
-		}
-		if strings.Contains(string(msg), "END-OF-BODY") || len(msg) > 512<<10 {
-			t.Errorf("the backlog embeds a large body (%d bytes)", len(msg))
-		}
-	})
-
-	t.Run("a viewer a few frames behind gets just those", func(t *testing.T) {
-		conn, _, err := d.dialLive(t, sid, ids[196], "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		_, msg, err := conn.ReadMessage()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(msg), `hx-swap-oob="beforeend"`) {
-			t.Errorf("the first message does not append:\n%.300s", msg)
-		}
-		if got, want := shownFrames(string(msg)), ids[197:]; fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("the backlog holds frames %v, want %v", got, want)
-		}
-	})
+	tests := []struct {
+		name  string
+		after int64
+		swap  string // how the first message changes the panel
+		want  []int64
+	}{
+		{"a viewer far behind gets the newest page in place of its own", 0, `hx-swap-oob="innerHTML"`, ids[150:]},
+		{"a viewer a page behind gets the page", ids[149], `hx-swap-oob="beforeend"`, ids[150:]},
+		{"a viewer a few frames behind gets just those", ids[196], `hx-swap-oob="beforeend"`, ids[197:]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, _, err := d.dialLive(t, sid, tt.after, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, msg, err := conn.ReadMessage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(msg), tt.swap) {
+				t.Errorf("the first message is not a %s swap:\n%.300s", tt.swap, msg)
+			}
+			if got := shownFrames(string(msg)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("the backlog holds frames %v, want %v", got, tt.want)
+			}
+			if strings.Contains(string(msg), "END-OF-BODY") || len(msg) > 512<<10 {
+				t.Errorf("the backlog embeds a large body (%d bytes)", len(msg))
+			}
+		})
+	}
 }
 
 func TestAPIFramesPageEndsAtAByteBudget(t *testing.T) {
