@@ -1,0 +1,254 @@
+package backend
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Secrets live in more places than env and header values: a server URL can
+// carry credentials in its userinfo (http://user:pw@host) and in query
+// parameters (?api_key=...). This file holds the one rule for what looks
+// secret, used for headers, env names and URL parameters alike, and the
+// redaction of URLs for what people are shown and what is logged.
+
+// RedactedValue replaces a secret header or env value in what people are
+// shown. On the server form, a value left as RedactedValue keeps the stored
+// one (see Server.Redacted and Registry.Update).
+const RedactedValue = "[redacted]"
+
+// RedactedURLPart replaces a secret part of a URL (user name, password,
+// parameter value). Unlike RedactedValue it needs no escaping in a URL, so
+// a redacted URL stays a valid URL.
+const RedactedURLPart = "REDACTED"
+
+// sensitiveWords mark names (of headers, env variables, URL parameters)
+// whose values are treated as secrets. A name is secret when its lower-case
+// form contains any of them.
+var sensitiveWords = []string{
+	"auth", "cookie", "token", "secret", "key", "pass", "pwd", "session",
+	"signature", "credential", "code", "jwt",
+}
+
+// publicNames are names that contain a sensitive word but whose values
+// grant nothing on their own and help to debug: the MCP session id and
+// the authentication challenge of a 401.
+var publicNames = map[string]bool{"mcp-session-id": true, "www-authenticate": true}
+
+// IsSecretName reports whether the value of a header, env variable or URL
+// parameter with this name is to be treated as a secret.
+func IsSecretName(name string) bool {
+	lower := strings.ToLower(name)
+	if publicNames[lower] {
+		return false
+	}
+	for _, w := range sensitiveWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactURL returns raw with its secrets replaced by RedactedURLPart: the
+// user name and password of its userinfo, and the values of query (and
+// fragment) parameters whose names IsSecretName. Everything else is kept
+// byte for byte. raw need not parse as a URL; text without "://" is
+// returned unchanged, and so is a URL without secrets.
+func RedactURL(raw string) string {
+	u, ok := splitURL(raw)
+	if !ok {
+		return raw
+	}
+	changed := false
+	if u.hasUser {
+		u.userinfo = RedactedURLPart
+		if u.hasPassword {
+			u.userinfo += ":" + RedactedURLPart
+		}
+		changed = true
+	}
+	for _, params := range []*string{&u.query, &u.fragment} {
+		if redacted, ok := redactParams(*params); ok {
+			*params, changed = redacted, true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	return u.String()
+}
+
+// urlParts are the pieces of a URL as written, split without decoding.
+type urlParts struct {
+	scheme, userinfo, host, path, query, fragment string
+	hasUser, hasPassword, hasQuery, hasFragment   bool
+}
+
+// splitURL splits raw at "://", the last "@" of the authority, and the
+// first "?" and "#". It reports false when raw has no "://".
+func splitURL(raw string) (urlParts, bool) {
+	var u urlParts
+	var rest string
+	var ok bool
+	if u.scheme, rest, ok = strings.Cut(raw, "://"); !ok {
+		return u, false
+	}
+	rest, u.fragment, u.hasFragment = strings.Cut(rest, "#")
+	rest, u.query, u.hasQuery = strings.Cut(rest, "?")
+	authEnd := strings.IndexByte(rest, '/')
+	if authEnd < 0 {
+		authEnd = len(rest)
+	}
+	u.host, u.path = rest[:authEnd], rest[authEnd:]
+	if at := strings.LastIndexByte(u.host, '@'); at >= 0 {
+		u.userinfo, u.host, u.hasUser = u.host[:at], u.host[at+1:], true
+		u.hasPassword = strings.Contains(u.userinfo, ":")
+	}
+	return u, true
+}
+
+func (u urlParts) String() string {
+	var b strings.Builder
+	b.WriteString(u.scheme)
+	b.WriteString("://")
+	if u.hasUser {
+		b.WriteString(u.userinfo)
+		b.WriteByte('@')
+	}
+	b.WriteString(u.host)
+	b.WriteString(u.path)
+	if u.hasQuery {
+		b.WriteByte('?')
+		b.WriteString(u.query)
+	}
+	if u.hasFragment {
+		b.WriteByte('#')
+		b.WriteString(u.fragment)
+	}
+	return b.String()
+}
+
+// redactParams redacts the values of the secret parameters of params
+// ("a=1&b=2") and reports whether it changed anything.
+func redactParams(params string) (string, bool) {
+	if params == "" {
+		return params, false
+	}
+	parts := strings.Split(params, "&")
+	changed := false
+	for i, p := range parts {
+		name, value, _ := strings.Cut(p, "=")
+		if value != "" && value != RedactedURLPart && IsSecretName(unescapeParam(name)) {
+			parts[i] = name + "=" + RedactedURLPart
+			changed = true
+		}
+	}
+	if !changed {
+		return params, false
+	}
+	return strings.Join(parts, "&"), true
+}
+
+func unescapeParam(name string) string {
+	if u, err := url.QueryUnescape(name); err == nil {
+		return u
+	}
+	return name
+}
+
+// urlInText finds absolute URLs in free text such as an error message; it
+// stops at white space, quotes and angle brackets, and leaves out trailing
+// punctuation ("connect http://h/mcp: refused").
+var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*[^\\s\"'<>`.,;:!?)]")
+
+// RedactURLsIn returns text with RedactURL applied to every absolute URL in
+// it: error messages of HTTP clients name the URL they failed on, and such
+// messages are shown on pages, stored as close reasons and logged.
+func RedactURLsIn(text string) string {
+	if !strings.Contains(text, "://") {
+		return text
+	}
+	return urlInText.ReplaceAllStringFunc(text, RedactURL)
+}
+
+// RestoreURLSecrets returns edited, a URL typed on the server form, with
+// each RedactedURLPart that RedactURL put in place of a secret of stored
+// replaced by that secret again: the user name, the password, and the
+// values of secret parameters, matched by name and position. The secrets
+// are restored only when edited has the same scheme and host (port
+// included) as stored, so that someone who cannot read them cannot send
+// them to another origin either. What cannot be restored stays as it is.
+func RestoreURLSecrets(edited, stored string) string {
+	if !strings.Contains(edited, RedactedURLPart) {
+		return edited
+	}
+	e, eok := splitURL(edited)
+	s, sok := splitURL(stored)
+	eu, eerr := url.Parse(edited)
+	su, serr := url.Parse(stored)
+	if !eok || !sok || eerr != nil || serr != nil || !SameOrigin(eu, su) {
+		return edited
+	}
+	if e.hasUser && s.hasUser {
+		euser, epw, _ := strings.Cut(e.userinfo, ":")
+		suser, spw, _ := strings.Cut(s.userinfo, ":")
+		if euser == RedactedURLPart {
+			euser = suser
+		}
+		if epw == RedactedURLPart && s.hasPassword {
+			epw = spw
+		}
+		e.userinfo = euser
+		if e.hasPassword {
+			e.userinfo += ":" + epw
+		}
+	}
+	e.query = restoreParams(e.query, s.query)
+	e.fragment = restoreParams(e.fragment, s.fragment)
+	return e.String()
+}
+
+// restoreParams puts back in edited the values of stored's parameters
+// where edited has RedactedURLPart, the n-th parameter of a name taking the
+// n-th value of that name in stored.
+func restoreParams(edited, stored string) string {
+	if !strings.Contains(edited, RedactedURLPart) {
+		return edited
+	}
+	values := map[string][]string{}
+	for _, p := range strings.Split(stored, "&") {
+		name, value, _ := strings.Cut(p, "=")
+		values[name] = append(values[name], value)
+	}
+	seen := map[string]int{}
+	parts := strings.Split(edited, "&")
+	for i, p := range parts {
+		name, value, _ := strings.Cut(p, "=")
+		n := seen[name]
+		seen[name]++
+		if value == RedactedURLPart && n < len(values[name]) {
+			parts[i] = name + "=" + values[name][n]
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// SameOrigin reports whether a and b have the same scheme and host, port
+// included (an omitted default port counts as given).
+func SameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}

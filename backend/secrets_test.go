@@ -1,0 +1,117 @@
+package backend_test
+
+import (
+	"testing"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+func TestIsSecretName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"Authorization", true},
+		{"Proxy-Authorization", true},
+		{"X-Api-Key", true},
+		{"Cookie", true},
+		{"X-Auth-Token", true},
+		{"api_key", true},
+		{"access_token", true},
+		{"password", true},
+		{"passwd", true},
+		{"client_secret", true},
+		{"sessionId", true},
+		{"X-Amz-Signature", true},
+		{"X-Amz-Credential", true},
+		{"code", true},
+		{"GITHUB_PERSONAL_ACCESS_TOKEN", true},
+		{"Mcp-Session-Id", false},
+		{"WWW-Authenticate", false},
+		{"Accept", false},
+		{"Content-Type", false},
+		{"DEBUG", false},
+		{"page", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := backend.IsSecretName(tt.name); got != tt.want {
+				t.Errorf("IsSecretName(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"no secrets", "http://127.0.0.1:3001/mcp?page=2", "http://127.0.0.1:3001/mcp?page=2"},
+		{"user and password", "http://alice:pw@host/mcp", "http://REDACTED:REDACTED@host/mcp"},
+		{"user only", "https://ghp_token123@host/mcp", "https://REDACTED@host/mcp"},
+		{"empty password", "http://alice:@host", "http://REDACTED:REDACTED@host"},
+		{"at sign in the path", "http://host/users/@me?x=1", "http://host/users/@me?x=1"},
+		{"secret parameters", "http://host/mcp?api_key=k1&page=2&token=t1", "http://host/mcp?api_key=REDACTED&page=2&token=REDACTED"},
+		{"escaped parameter name", "http://host/?api%5Fkey=k1", "http://host/?api%5Fkey=REDACTED"},
+		{"repeated parameter", "http://host/?key=a&key=b", "http://host/?key=REDACTED&key=REDACTED"},
+		{"empty value kept", "http://host/?token=&a", "http://host/?token=&a"},
+		{"fragment parameters", "http://host/cb#access_token=t&state=s", "http://host/cb#access_token=REDACTED&state=s"},
+		{"everything", "http://u:p@h:1/p?sig=x#code=y", "http://REDACTED:REDACTED@h:1/p?sig=x#code=REDACTED"},
+		{"already redacted", "http://REDACTED:REDACTED@h/?key=REDACTED", "http://REDACTED:REDACTED@h/?key=REDACTED"},
+		{"not a URL", "just text", "just text"},
+		{"unparsable URL", "http://u:p@h:x:y/%zz?key=v", "http://REDACTED:REDACTED@h:x:y/%zz?key=REDACTED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := backend.RedactURL(tt.in); got != tt.want {
+				t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactURLsIn(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"dial error", `connect http://u:pw@127.0.0.1:1/mcp?api_key=k: connection refused`,
+			`connect http://REDACTED:REDACTED@127.0.0.1:1/mcp?api_key=REDACTED: connection refused`},
+		{"quoted by net/http", `Post "http://u:***@h/mcp?token=t": EOF`, `Post "http://REDACTED:REDACTED@h/mcp?token=REDACTED": EOF`},
+		{"two URLs", "a http://x@h b https://h/?key=v c", "a http://REDACTED@h b https://h/?key=REDACTED c"},
+		{"no URL", "server went away: exit status 1", "server went away: exit status 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := backend.RedactURLsIn(tt.in); got != tt.want {
+				t.Errorf("RedactURLsIn(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRestoreURLSecrets(t *testing.T) {
+	const stored = "http://alice:pw@host:8080/mcp?api_key=k1&page=2&key=a&key=b#token=t"
+	tests := []struct {
+		name, edited, want string
+	}{
+		{"unchanged form", backend.RedactURL(stored), stored},
+		{"path changed", "http://REDACTED:REDACTED@host:8080/v2/mcp?api_key=REDACTED&page=3",
+			"http://alice:pw@host:8080/v2/mcp?api_key=k1&page=3"},
+		{"new password typed", "http://REDACTED:new@host:8080/mcp", "http://alice:new@host:8080/mcp"},
+		{"repeated parameters by position", "http://host:8080/mcp?key=REDACTED&key=REDACTED", "http://host:8080/mcp?key=a&key=b"},
+		{"fragment", "http://host:8080/mcp#token=REDACTED", "http://host:8080/mcp#token=t"},
+		{"no stored counterpart", "http://host:8080/mcp?other_key=REDACTED", "http://host:8080/mcp?other_key=REDACTED"},
+		{"another host keeps the placeholders", "http://REDACTED:REDACTED@evil:8080/mcp?api_key=REDACTED",
+			"http://REDACTED:REDACTED@evil:8080/mcp?api_key=REDACTED"},
+		{"another port keeps the placeholders", "http://REDACTED:REDACTED@host:9090/mcp", "http://REDACTED:REDACTED@host:9090/mcp"},
+		{"another scheme keeps the placeholders", "https://REDACTED:REDACTED@host:8080/mcp", "https://REDACTED:REDACTED@host:8080/mcp"},
+		{"no placeholder", "http://bob:x@host:8080/", "http://bob:x@host:8080/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := backend.RestoreURLSecrets(tt.edited, stored); got != tt.want {
+				t.Errorf("RestoreURLSecrets(%q) = %q, want %q", tt.edited, got, tt.want)
+			}
+		})
+	}
+}
