@@ -7,9 +7,11 @@ import (
 	"crypto/cipher"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -63,7 +65,8 @@ func DSN(path string) string {
 
 // Open opens (creating if needed) the SQLite file at path and its secret key
 // file (path + ".key"), and applies every pending migration. Connections
-// have the settings of DSN.
+// have the settings of DSN. The database file, its -wal and -shm files and
+// the key file are readable and writable by their owner alone (mode 0600).
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" || strings.HasPrefix(path, ":memory:") {
 		return nil, fmt.Errorf("store: a database file path is required")
@@ -74,6 +77,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	aead, err := loadOrCreateKey(keyPath(path))
 	if err != nil {
+		return nil, err
+	}
+	if err := makePrivate(path); err != nil {
 		return nil, err
 	}
 	dsn := DSN(path)
@@ -101,6 +107,46 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// makePrivate creates the database file at path with mode 0600 when it
+// does not exist, whatever the umask, and takes every group and other
+// permission away from it, its -wal and -shm files and its key file when
+// they have some (as files made by older versions do). SQLite creates the
+// -wal and -shm files with the mode of the database file, so they are
+// private too. A file the process may not change (it belongs to another
+// user) is left as it is.
+func makePrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		err = f.Chmod(0o600)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("store: create %s: %w", path, err)
+		}
+	case !errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm", keyPath(path)} {
+		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		perm := info.Mode().Perm()
+		if perm&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(p, perm&^0o077); err != nil && !errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("store: make %s private: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // pragmaConnector opens connections of dsn through driver, whose
