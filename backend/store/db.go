@@ -64,7 +64,8 @@ func DSN(path string) string {
 }
 
 // Open opens (creating if needed) the SQLite file at path and its secret key
-// file (path + ".key"), and applies every pending migration. Connections
+// file (path + ".key"), applies every pending migration, and seals the
+// plaintext secrets that older versions stored (sealOlderPlaintext). Connections
 // have the settings of DSN. The database file, its -wal and -shm files and
 // the key file are readable and writable by their owner alone (mode 0600).
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
@@ -103,6 +104,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	d := &DB{db: sdb, aead: aead}
 	if err := d.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	if err := d.sealOlderPlaintext(ctx); err != nil {
 		sdb.Close()
 		return nil, err
 	}

@@ -250,10 +250,13 @@ func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 }
 
 // storedHTTP is the http column: the HTTPInfo with its headers sealed,
-// since request headers carry the server's credentials.
+// since request headers carry the server's credentials, and its URL
+// redacted (backend.RedactURL), the whole URL being sealed beside it when
+// it holds secrets.
 type storedHTTP struct {
 	mcpclient.HTTPInfo        // Header is always nil here
 	SealedHeader       string `json:"sealedHeader,omitempty"`
+	SealedURL          string `json:"sealedURL,omitempty"`
 }
 
 func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
@@ -262,6 +265,12 @@ func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 	}
 	st := storedHTTP{HTTPInfo: *info}
 	st.Header = nil
+	if st.URL = backend.RedactURL(info.URL); st.URL != info.URL {
+		var err error
+		if st.SealedURL, err = d.seal([]byte(info.URL)); err != nil {
+			return sql.NullString{}, err
+		}
+	}
 	if len(info.Header) > 0 {
 		plain, err := json.Marshal(info.Header)
 		if err != nil {
@@ -287,6 +296,13 @@ func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
 		return nil, err
 	}
 	info := st.HTTPInfo
+	if st.SealedURL != "" {
+		plain, err := d.open(st.SealedURL)
+		if err != nil {
+			return nil, err
+		}
+		info.URL = string(plain)
+	}
 	if st.SealedHeader != "" {
 		plain, err := d.open(st.SealedHeader)
 		if err != nil {

@@ -12,8 +12,8 @@ import (
 	"strings"
 )
 
-// Server env and header values can be secrets (tokens, API keys), so they
-// are stored encrypted with AES-256-GCM under a key kept in a file beside
+// Server env and header values and server URLs can hold secrets (tokens,
+// API keys, passwords), so they are stored encrypted with AES-256-GCM under a key kept in a file beside
 // the database (PATH.key, mode 0600), created on first use. A copy of the
 // database alone does not reveal them.
 
@@ -57,6 +57,9 @@ func loadOrCreateKey(path string) (cipher.AEAD, error) {
 	}
 	return cipher.NewGCM(block)
 }
+
+// isSealed reports whether text was made by seal.
+func isSealed(text string) bool { return strings.HasPrefix(text, encryptedPrefix) }
 
 // seal encrypts plaintext into printable text.
 func (d *DB) seal(plaintext []byte) (string, error) {

@@ -27,7 +27,12 @@ type serverRow struct {
 	UpdatedAt int64  `db:"updated_at"`
 }
 
-// server decodes a row; env and headers are decrypted.
+// The url column holds the server URL sealed like env and headers (a URL
+// can carry credentials in its userinfo and query), or "" for a server
+// without one. Rows of older versions hold it in plaintext until Open
+// seals them (sealOlderPlaintext).
+
+// server decodes a row; env, headers and the URL are decrypted.
 func (d *DB) server(r serverRow) (backend.Server, error) {
 	s := backend.Server{
 		ID: r.ID, Name: r.Name, Transport: backend.Transport(r.Transport), Era: backend.Era(r.Era),
@@ -36,6 +41,13 @@ func (d *DB) server(r serverRow) (backend.Server, error) {
 	}
 	if err := json.Unmarshal([]byte(r.Args), &s.Args); err != nil {
 		return s, fmt.Errorf("store: server %d args: %w", r.ID, err)
+	}
+	if isSealed(r.URL) {
+		plain, err := d.open(r.URL)
+		if err != nil {
+			return s, fmt.Errorf("store: server %d URL: %w", r.ID, err)
+		}
+		s.URL = string(plain)
 	}
 	for _, secret := range []struct {
 		text string
@@ -52,7 +64,7 @@ func (d *DB) server(r serverRow) (backend.Server, error) {
 	return s, nil
 }
 
-// row encodes s; env and headers are encrypted.
+// row encodes s; env, headers and the URL are encrypted.
 func (d *DB) row(s backend.Server) (serverRow, error) {
 	args, err := json.Marshal(nonNilSlice(s.Args))
 	if err != nil {
@@ -62,7 +74,10 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 	if era == "" {
 		era = backend.EraLegacy
 	}
-	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir, URL: s.URL}
+	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir}
+	if r.URL, err = d.sealURL(s.URL); err != nil {
+		return serverRow{}, err
+	}
 	for _, secret := range []struct {
 		m    map[string]string
 		into *string
@@ -76,6 +91,14 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 		}
 	}
 	return r, nil
+}
+
+// sealURL seals a server URL for the url column; "" stays "".
+func (d *DB) sealURL(u string) (string, error) {
+	if u == "" {
+		return "", nil
+	}
+	return d.seal([]byte(u))
 }
 
 func nonNilSlice(s []string) []string {
