@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 )
 
 // SettingStore keeps small facts about the database.
@@ -42,10 +43,28 @@ func (r *Registry) Create(ctx context.Context, s Server) (int64, error) {
 }
 
 // Update validates and saves s over the server with s.ID. A connected
-// session keeps the settings it was opened with.
+// session keeps the settings it was opened with. s may come from a form
+// filled with the stored server's Redacted copy: each secret still shown
+// redacted keeps its stored value (header values and URL parts only while
+// the URL keeps its scheme, host and port); one that has no stored value
+// to keep is an EInvalid *Error naming the field.
 func (r *Registry) Update(ctx context.Context, s Server) error {
-	if err := s.Validate(); err != nil {
+	stored, err := r.store.GetServer(ctx, s.ID)
+	if err != nil {
 		return err
+	}
+	s, fields := restoreSecrets(s, stored)
+	if err := s.Validate(); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			for k, v := range fields {
+				e.Fields[k] = v
+			}
+		}
+		return err
+	}
+	if len(fields) > 0 {
+		return &Error{Code: EInvalid, Message: "The server settings are not valid.", Fields: fields}
 	}
 	return r.store.UpdateServer(ctx, s)
 }

@@ -252,3 +252,106 @@ func portOf(u *url.URL) string {
 	}
 	return ""
 }
+
+// Redacted returns a copy of s fit to show people who may not read its
+// secrets: the URL redacted (RedactURL), and RedactedValue in place of each
+// env and header value that is secret (isSecretPair). The Server it
+// returns is for display and forms only; saving it through Registry.Update
+// keeps the secrets it hides.
+func (s Server) Redacted() Server {
+	s.URL = RedactURL(s.URL)
+	s.Env = redactPairs(s.Env)
+	s.Headers = redactPairs(s.Headers)
+	return s
+}
+
+// isSecretPair reports whether an env or header value is a secret: its
+// name looks secret, or it holds a URL with secrets (DATABASE_URL=
+// postgres://user:pw@host).
+func isSecretPair(name, value string) bool {
+	return IsSecretName(name) || RedactURLsIn(value) != value
+}
+
+func redactPairs(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if v != "" && isSecretPair(k, v) {
+			v = RedactedValue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// restoreSecrets returns edited, a server as saved from a form filled by
+// Redacted, with the secrets of stored put back where the form still
+// shows them redacted: URL parts (RestoreURLSecrets), env values, and
+// header values when the URL keeps its origin. Fields of the redacted
+// values that stay, having no stored value to take (a renamed header, a
+// URL of another origin), are returned as field errors (form field names:
+// url, env, headers).
+func restoreSecrets(edited, stored Server) (Server, map[string]string) {
+	fields := map[string]string{}
+	edited.URL = RestoreURLSecrets(edited.URL, stored.URL)
+	if hasURLPlaceholder(edited.URL) {
+		fields["url"] = "The URL shows a secret as " + RedactedURLPart + " that can only be kept for the same scheme, host and port: type it again."
+	}
+	sameOrigin := false
+	if e, err := url.Parse(edited.URL); err == nil {
+		if s, err := url.Parse(stored.URL); err == nil && stored.URL != "" {
+			sameOrigin = SameOrigin(e, s)
+		}
+	}
+	// restore returns m with each RedactedValue replaced by the value of
+	// the same name in from, when keep; it names the values it cannot
+	// restore in fields[field].
+	restore := func(m, from map[string]string, keep bool, field string) map[string]string {
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			if old, found := from[k]; v == RedactedValue && keep && found {
+				v = old
+			} else if v == RedactedValue {
+				why := "there is no stored value of that name to keep"
+				if !keep {
+					why = "stored header values are kept only while the URL keeps its scheme, host and port"
+				}
+				fields[field] = k + " is shown as " + RedactedValue + ", but " + why + ": type the value again."
+			}
+			out[k] = v
+		}
+		return out
+	}
+	if edited.Env != nil {
+		edited.Env = restore(edited.Env, stored.Env, true, "env")
+	}
+	if edited.Headers != nil {
+		edited.Headers = restore(edited.Headers, stored.Headers, sameOrigin, "headers")
+	}
+	return edited, fields
+}
+
+// hasURLPlaceholder reports whether RedactedURLPart stands for a secret of
+// raw: its user name, its password or a secret parameter's value.
+func hasURLPlaceholder(raw string) bool {
+	u, ok := splitURL(raw)
+	if !ok || !strings.Contains(raw, RedactedURLPart) {
+		return false
+	}
+	if u.hasUser {
+		user, pw, _ := strings.Cut(u.userinfo, ":")
+		if user == RedactedURLPart || pw == RedactedURLPart {
+			return true
+		}
+	}
+	for _, params := range []string{u.query, u.fragment} {
+		for _, p := range strings.Split(params, "&") {
+			if name, value, _ := strings.Cut(p, "="); value == RedactedURLPart && IsSecretName(unescapeParam(name)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,6 +1,8 @@
 package backend_test
 
 import (
+	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
@@ -111,6 +113,85 @@ func TestRestoreURLSecrets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := backend.RestoreURLSecrets(tt.edited, stored); got != tt.want {
 				t.Errorf("RestoreURLSecrets(%q) = %q, want %q", tt.edited, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestServerRedacted(t *testing.T) {
+	s := backend.Server{Name: "s", Transport: backend.TransportHTTP, URL: "http://u:p@h/mcp?token=t",
+		Env:     map[string]string{"API_TOKEN": "t1", "DATABASE_URL": "postgres://u:pw@db/x", "MODE": "dev", "EMPTY_KEY": ""},
+		Headers: map[string]string{"X-Api-Key": "k", "Accept": "application/json"}}
+	got := s.Redacted()
+	want := map[string]string{"API_TOKEN": backend.RedactedValue, "DATABASE_URL": backend.RedactedValue, "MODE": "dev", "EMPTY_KEY": ""}
+	for k, v := range want {
+		if got.Env[k] != v {
+			t.Errorf("Env[%s] = %q, want %q", k, got.Env[k], v)
+		}
+	}
+	if got.Headers["X-Api-Key"] != backend.RedactedValue || got.Headers["Accept"] != "application/json" {
+		t.Errorf("Headers = %v", got.Headers)
+	}
+	if got.URL != "http://REDACTED:REDACTED@h/mcp?token=REDACTED" {
+		t.Errorf("URL = %q", got.URL)
+	}
+	if s.Env["API_TOKEN"] != "t1" || s.Headers["X-Api-Key"] != "k" {
+		t.Error("Redacted changed the server it was called on")
+	}
+}
+
+func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
+	const stored = "http://u:pw@127.0.0.1:1/mcp?api_key=k"
+	tests := []struct {
+		name    string
+		edit    func(s *backend.Server)
+		wantURL string
+		wantHdr map[string]string
+		fields  []string // field errors expected; nil: saved
+	}{
+		{name: "unchanged", edit: func(*backend.Server) {}, wantURL: stored, wantHdr: map[string]string{"X-Api-Key": "hk", "Accept": "a"}},
+		{name: "path changed", edit: func(s *backend.Server) { s.URL = "http://REDACTED:REDACTED@127.0.0.1:1/v2?api_key=REDACTED" },
+			wantURL: "http://u:pw@127.0.0.1:1/v2?api_key=k", wantHdr: map[string]string{"X-Api-Key": "hk", "Accept": "a"}},
+		{name: "header renamed", edit: func(s *backend.Server) { s.Headers = map[string]string{"X-Other-Key": backend.RedactedValue} },
+			fields: []string{"headers"}},
+		{name: "other port", edit: func(s *backend.Server) { s.URL = "http://REDACTED:REDACTED@127.0.0.1:2/mcp?api_key=REDACTED" },
+			fields: []string{"url", "headers"}},
+		{name: "other port with new secrets", edit: func(s *backend.Server) {
+			s.URL = "http://v:pw2@127.0.0.1:2/mcp"
+			s.Headers = map[string]string{"X-Api-Key": "hk2"}
+		}, wantURL: "http://v:pw2@127.0.0.1:2/mcp", wantHdr: map[string]string{"X-Api-Key": "hk2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := MustEnv(t)
+			ctx := testContext(t)
+			id := e.MustServer(t, backend.Server{Name: "s", Transport: backend.TransportHTTP, URL: stored,
+				Headers: map[string]string{"X-Api-Key": "hk", "Accept": "a"}})
+			s, err := e.reg.Get(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = s.Redacted()
+			tt.edit(&s)
+			err = e.reg.Update(ctx, s)
+			if tt.fields != nil {
+				var appErr *backend.Error
+				if !errors.As(err, &appErr) || appErr.Code != backend.EInvalid {
+					t.Fatalf("Update = %v, want EInvalid", err)
+				}
+				for _, f := range tt.fields {
+					if appErr.Fields[f] == "" {
+						t.Errorf("no error for field %q: %v", f, appErr.Fields)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Update: %v", err)
+			}
+			got, err := e.reg.Get(ctx, id)
+			if err != nil || got.URL != tt.wantURL || !reflect.DeepEqual(got.Headers, tt.wantHdr) {
+				t.Errorf("saved %q %v, %v; want %q %v", got.URL, got.Headers, err, tt.wantURL, tt.wantHdr)
 			}
 		})
 	}

@@ -27,7 +27,7 @@ type apiError struct {
 func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
 
 // apiServer is a server as the API shows it. Env and header values may be
-// secrets, so only their names are listed.
+// secrets, so only their names are listed; the URL is redacted.
 type apiServer struct {
 	ID         int64     `json:"id"`
 	Name       string    `json:"name"`
@@ -44,7 +44,7 @@ type apiServer struct {
 
 func apiServerOf(s backend.Server) apiServer {
 	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(s.Era), Command: s.Command, Args: s.Args,
-		Dir: s.Dir, URL: s.URL, CreatedAt: s.CreatedAt}
+		Dir: s.Dir, URL: backend.RedactURL(s.URL), CreatedAt: s.CreatedAt}
 	for k := range s.Env {
 		out.EnvNames = append(out.EnvNames, k)
 	}

@@ -29,7 +29,7 @@ func (s *Server) showServer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := views.ServerPageData{Server: srv}
+	d := views.ServerPageData{Server: srv.Redacted()}
 	if d.ConnectError, err = s.connectFailure(c, srv.ID); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func (s *Server) listServers(c echo.Context) error {
 	}
 	rows := make([]views.ServerRow, len(servers))
 	for i, srv := range servers {
-		rows[i].Server = srv
+		rows[i].Server = srv.Redacted()
 		if live, ok := s.deps.Pool.LiveSession(srv.ID); ok {
 			rows[i].Live = &live
 		}
@@ -38,7 +38,7 @@ func (s *Server) editServerForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), views.ServerFormOf(srv)))
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), views.ServerFormOf(srv.Redacted())))
 }
 
 func (s *Server) createServer(c echo.Context) error {
