@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // Secrets live in more places than env and header values: a server URL can
@@ -187,7 +189,7 @@ func RestoreURLSecrets(edited, stored string) string {
 	s, sok := splitURL(stored)
 	eu, eerr := url.Parse(edited)
 	su, serr := url.Parse(stored)
-	if !eok || !sok || eerr != nil || serr != nil || !SameOrigin(eu, su) {
+	if !eok || !sok || eerr != nil || serr != nil || !mcpclient.SameOrigin(eu, su) {
 		return edited
 	}
 	if e.hasUser && s.hasUser {
@@ -232,25 +234,6 @@ func restoreParams(edited, stored string) string {
 		}
 	}
 	return strings.Join(parts, "&")
-}
-
-// SameOrigin reports whether a and b have the same scheme and host, port
-// included (an omitted default port counts as given).
-func SameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
-}
-
-func portOf(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http":
-		return "80"
-	case "https":
-		return "443"
-	}
-	return ""
 }
 
 // Redacted returns a copy of s fit to show people who may not read its
@@ -302,7 +285,7 @@ func restoreSecrets(edited, stored Server) (Server, map[string]string) {
 	sameOrigin := false
 	if e, err := url.Parse(edited.URL); err == nil {
 		if s, err := url.Parse(stored.URL); err == nil && stored.URL != "" {
-			sameOrigin = SameOrigin(e, s)
+			sameOrigin = mcpclient.SameOrigin(e, s)
 		}
 	}
 	// restore returns m with each RedactedValue replaced by the value of

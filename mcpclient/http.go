@@ -21,8 +21,10 @@ import (
 // HTTPConfig describes a Streamable HTTP server endpoint (or, for
 // ConnectSSE, the event-stream URL of a deprecated HTTP+SSE server).
 type HTTPConfig struct {
-	URL    string
-	Header http.Header  // extra headers sent with every request
+	URL string
+	// Header holds extra headers sent with every request to the server's
+	// origin; a redirect to another origin does not get them (httpClient).
+	Header http.Header
 	Client *http.Client // nil means a client of our own with no overall timeout
 }
 
@@ -169,12 +171,9 @@ type httpTransport struct {
 }
 
 func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
-	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client, inflight: make(map[int64]context.CancelFunc),
+	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, inflight: make(map[int64]context.CancelFunc),
 		jobs: make(chan func())}
-	if t.client == nil {
-		t.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-		t.ownClient = true
-	}
+	t.client, t.ownClient = httpClient(cfg.Client, cfg.Header, c.noteDropped)
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	return t
 }

@@ -32,11 +32,8 @@ func ConnectSSE(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, err
 		opts.Era = EraLegacy
 	}
 	c := newClient(opts)
-	t := &sseTransport{c: c, url: cfg.URL, header: cfg.Header, client: cfg.Client, endpointSet: make(chan struct{})}
-	if t.client == nil {
-		t.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-		t.ownClient = true
-	}
+	t := &sseTransport{c: c, url: cfg.URL, header: cfg.Header, endpointSet: make(chan struct{})}
+	t.client, t.ownClient = httpClient(cfg.Client, cfg.Header, c.noteDropped)
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	c.t = t
 	if err := t.open(ctx); err != nil {
