@@ -131,8 +131,11 @@ func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, er
 
 func checkHTTPURL(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("invalid server URL %q: want http:// or https://", raw)
+	if err != nil {
+		return errors.New("invalid server URL: it does not parse; want http:// or https://")
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("invalid server URL %q: want http:// or https://", urlText(u))
 	}
 	return nil
 }
@@ -627,7 +630,8 @@ func statusError(c *Client, req *http.Request, resp *http.Response, info *HTTPIn
 }
 
 // describeHTTPError rewrites a client error for a human: "connect <url>:
-// connection refused" when the server cannot be reached.
+// connection refused" when the server cannot be reached. The URL is named
+// by urlText, without its credentials.
 func describeHTTPError(req *http.Request, err error) error {
 	var opErr *net.OpError
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
@@ -636,13 +640,13 @@ func describeHTTPError(req *http.Request, err error) error {
 		if errors.As(inner, &sysErr) {
 			inner = sysErr.Err
 		}
-		return fmt.Errorf("connect %s: %w", req.URL, inner)
+		return fmt.Errorf("connect %s: %w", urlText(req.URL), inner)
 	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return fmt.Errorf("%s %s: %w", req.Method, req.URL, err)
+	return fmt.Errorf("%s %s: %w", req.Method, urlText(req.URL), err)
 }
 
 // openStream GETs the endpoint as an event stream, resuming after

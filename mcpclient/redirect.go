@@ -3,8 +3,6 @@ package mcpclient
 import (
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 )
 
 // maxRedirects is how many redirects a request follows, as net/http's
@@ -66,28 +64,4 @@ func httpClient(client *http.Client, configured http.Header, dropped func(req *h
 func (c *Client) noteDropped(req *http.Request) {
 	c.note(&HTTPInfo{Method: req.Method, URL: req.URL.String()},
 		"redirected to another origin, %s: the configured headers, Authorization and Cookie are not sent there", originOf(req.URL))
-}
-
-// SameOrigin reports whether a and b have the same scheme and host, port
-// included (an omitted default port counts as given).
-func SameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
-}
-
-func portOf(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http":
-		return "80"
-	case "https":
-		return "443"
-	}
-	return ""
-}
-
-// originOf is scheme://host[:port] of u, without userinfo, path or query.
-func originOf(u *url.URL) string {
-	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 }

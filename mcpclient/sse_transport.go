@@ -109,7 +109,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 	}()
 	select {
 	case <-t.endpointSet:
-		t.c.note(info, "deprecated HTTP+SSE transport: messages go to %s", t.endpoint)
+		t.c.note(info, "deprecated HTTP+SSE transport: messages go to %s", rawURLText(t.endpoint))
 		return nil
 	case err := <-streamEnded:
 		if ctx.Err() != nil {
@@ -118,7 +118,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 		if err == nil {
 			err = errors.New("the stream ended")
 		}
-		return fmt.Errorf("no endpoint event on %s: %w", t.url, err)
+		return fmt.Errorf("no endpoint event on %s: %w", rawURLText(t.url), err)
 	}
 }
 
