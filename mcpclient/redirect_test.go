@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -83,5 +85,40 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 				t.Errorf("a note shows the header value: %q", notes[0].Body)
 			}
 		})
+	}
+}
+
+// TestSSEEndpointOnAnotherOriginIsRefused: an HTTP+SSE server's endpoint
+// event decides where every message, with the configured headers, is
+// POSTed; one that names another origin is refused, as a redirect there
+// would be stripped of the credentials.
+func TestSSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	var mu sync.Mutex
+	var got []http.Header
+	other := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		mu.Unlock()
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	stream := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s/post?session=1\n\n", other.URL)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	rec := &recorder{}
+	c, err := ConnectSSE(testContext(t), HTTPConfig{URL: stream.URL + "/sse", Header: http.Header{"X-Api-Key": {"k3y"}}}, Options{Tap: rec.tap})
+	if err == nil {
+		c.Close()
+		t.Fatal("connected with an endpoint on another origin")
+	}
+	if !strings.Contains(err.Error(), "another origin") {
+		t.Errorf("err = %v, want it to say the endpoint is on another origin", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) > 0 {
+		t.Errorf("%d requests went to the other origin, the first with headers %v", len(got), got[0])
 	}
 }

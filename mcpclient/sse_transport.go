@@ -14,8 +14,8 @@ import (
 // ConnectSSE connects to a server of the deprecated HTTP+SSE transport
 // (protocol version 2024-11-05): cfg.URL is its event-stream URL (often
 // ending in /sse). It opens the GET event stream, waits for the endpoint
-// event that names the URL to POST messages to, and runs the initialize
-// handshake. Every server message arrives on the event stream; each POST is
+// event that names the URL to POST messages to (it must be on the stream's
+// origin), and runs the initialize handshake. Every server message arrives on the event stream; each POST is
 // answered 202 Accepted. The transport has no modern era: Options.Era
 // modern is refused, and auto means legacy. ctx bounds only the connecting.
 // When the event stream ends, the connection ends (Done, Err): the
@@ -59,6 +59,9 @@ type sseTransport struct {
 
 	endpointSet chan struct{} // closed when endpoint is known
 	endpoint    string        // the POST URL, written before endpointSet closes
+	// refused, set by the stream's reader before the stream ends, is why
+	// the endpoint event was refused.
+	refused error
 
 	mu     sync.Mutex
 	closed bool
@@ -112,6 +115,9 @@ func (t *sseTransport) open(ctx context.Context) error {
 		t.c.note(info, "deprecated HTTP+SSE transport: messages go to %s", rawURLText(t.endpoint))
 		return nil
 	case err := <-streamEnded:
+		if t.refused != nil {
+			return t.refused
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("waiting for the endpoint event: %w", ctx.Err())
 		}
@@ -146,7 +152,9 @@ func (t *sseTransport) read(resp *http.Response, info *HTTPInfo, start time.Time
 }
 
 // setEndpoint resolves the endpoint event's URI against the stream URL and
-// records it; later endpoint events are recorded and ignored.
+// records it; later endpoint events are recorded and ignored. An endpoint
+// on another origin than the stream's is refused, and the stream closed:
+// every message would carry the configured headers there.
 func (t *sseTransport) setEndpoint(data string, info *HTTPInfo) {
 	t.c.tap(Inbound, KindTransport, []byte("endpoint event: "+data), info)
 	select {
@@ -160,7 +168,15 @@ func (t *sseTransport) setEndpoint(data string, info *HTTPInfo) {
 		t.c.note(info, "endpoint event ignored: %v", err)
 		return
 	}
-	t.endpoint = base.ResolveReference(ref).String()
+	endpoint := base.ResolveReference(ref)
+	if !SameOrigin(endpoint, base) {
+		t.refused = fmt.Errorf("the endpoint event names another origin, %s, than the event stream's, %s: "+
+			"messages and the configured headers go to the server's origin only", originOf(endpoint), originOf(base))
+		t.c.note(info, "endpoint event refused: %v", t.refused)
+		t.cancel()
+		return
+	}
+	t.endpoint = endpoint.String()
 	close(t.endpointSet)
 }
 
@@ -171,7 +187,10 @@ func (t *sseTransport) streamEnded(err error) {
 		return
 	}
 	cause := errors.New("the server closed the event stream")
-	if err != nil {
+	switch {
+	case t.refused != nil:
+		cause = t.refused
+	case err != nil:
 		cause = fmt.Errorf("event stream failed: %w", err)
 	}
 	t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url}, "%v", cause)
