@@ -35,6 +35,7 @@ type Pool struct {
 type liveSession struct {
 	session     Session
 	client      *mcpclient.Client
+	redact      Redactor      // hides the server's secrets in close reasons
 	closing     chan struct{} // closed by requestClose
 	closeOnce   sync.Once
 	closeReason string        // set once, before closing is closed
@@ -58,7 +59,8 @@ var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
 // Connect opens a session on the registered server and returns it. A
 // session that fails to open is still stored, with status failed and the
 // reason; the returned error then carries that reason (EUnavailable) and the
-// returned Session its id. While recording fails, Connect refuses with an
+// returned Session its id. Close reasons and the recorded stderr, notes and
+// non-JSON output have the server's secrets redacted (Redactor). While recording fails, Connect refuses with an
 // EUnavailable error and stores nothing. ctx bounds only the connection and
 // handshake.
 func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
@@ -79,12 +81,12 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
 		return Session{}, err
 	}
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{})}
-	opts := mcpclient.Options{Tap: p.rec.Tap(sess.ID), ClientInfo: p.info, OnNotification: ls.notified,
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
+	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: ls.notified,
 		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
-		reason := "connect failed: " + err.Error()
+		reason := ls.redact.Text("connect failed: " + err.Error())
 		p.recordNote(sess.ID, reason)
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
 		p.end(sess)
@@ -180,7 +182,7 @@ func (p *Pool) watch(ls *liveSession) {
 	default:
 		sess.CloseReason = "server went away"
 		if err := ls.client.Err(); err != nil {
-			sess.CloseReason = "server went away: " + err.Error()
+			sess.CloseReason = ls.redact.Text("server went away: " + err.Error())
 		}
 		p.recordNote(sess.ID, sess.CloseReason)
 	}

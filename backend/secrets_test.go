@@ -1,11 +1,19 @@
 package backend_test
 
 import (
+	"bytes"
 	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 func TestIsSecretName(t *testing.T) {
@@ -192,6 +200,133 @@ func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 			got, err := e.reg.Get(ctx, id)
 			if err != nil || got.URL != tt.wantURL || !reflect.DeepEqual(got.Headers, tt.wantHdr) {
 				t.Errorf("saved %q %v, %v; want %q %v", got.URL, got.Headers, err, tt.wantURL, tt.wantHdr)
+			}
+		})
+	}
+}
+
+// TestServerSecretsStayOutOfTheDatabase: whatever a session records — its
+// frames (with their HTTP info), the notes about it, its close reason — no
+// secret of its server (URL userinfo and secret parameters, secret header
+// and env values) is in the raw bytes of the database, its WAL or its
+// shared-memory file, nor in the error, close reason and frame bodies that
+// people are shown.
+func TestServerSecretsStayOutOfTheDatabase(t *testing.T) {
+	secrets := []string{"url-us3r-name", "url-passw0rd", "query-k3y-value", "header-k3y-value", "env-t0ken-value"}
+	withSecrets := func(raw string) string {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.User = url.UserPassword("url-us3r-name", "url-passw0rd")
+		u.RawQuery = "api_key=query-k3y-value&page=1"
+		return u.String()
+	}
+	headers := map[string]string{"X-Api-Key": "header-k3y-value"}
+	tests := []struct {
+		name    string
+		server  backend.Server
+		connect bool // whether the connection succeeds
+	}{
+		{"HTTP session", backend.Server{Transport: backend.TransportHTTP, URL: withSecrets(MustSDKHTTPServer(t)), Headers: headers}, true},
+		{"HTTP connection refused", backend.Server{Transport: backend.TransportHTTP, URL: withSecrets(refusedURL(t)), Headers: headers}, false},
+		{"HTTP+SSE connection refused", backend.Server{Transport: backend.TransportSSE, URL: withSecrets(refusedURL(t)), Headers: headers}, false},
+		{"stdio server prints its env", backend.Server{Transport: backend.TransportStdio, Command: "sh",
+			Args: []string{"-c", `echo "starting with token $API_TOKEN" >&2; read line; exit 3`},
+			Env:  map[string]string{"API_TOKEN": "env-t0ken-value"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := testContext(t)
+			path := filepath.Join(t.TempDir(), "playground.db")
+			db, err := store.Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			hub := backend.NewHub(0)
+			rec := MustRecorder(t, db, hub)
+			pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+			defer pool.Close()
+			srv := tt.server
+			srv.Name = "s"
+			srvID, err := backend.NewRegistry(db, db, pool).Create(ctx, srv)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			var shown []string // texts people are shown
+			sess, err := pool.Connect(ctx, srvID)
+			if tt.connect {
+				if err != nil {
+					t.Fatalf("Connect: %v", err)
+				}
+				if _, err := pool.Call(ctx, sess.ID, "ping", nil); err != nil {
+					t.Fatal(err)
+				}
+				if err := pool.Disconnect(ctx, sess.ID); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err == nil {
+					t.Fatal("connected")
+				}
+				shown = append(shown, backend.ErrorMessageOf(err))
+			}
+			if err := rec.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			stored, err := db.GetSession(ctx, sess.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown = append(shown, stored.CloseReason)
+			frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
+			if err != nil || len(frames) == 0 {
+				t.Fatalf("ListFrames = %d frames, %v", len(frames), err)
+			}
+			for _, f := range frames {
+				shown = append(shown, string(f.Body))
+			}
+			for _, text := range shown {
+				for _, s := range secrets {
+					if strings.Contains(text, s) {
+						t.Errorf("%q shows the secret %q", text, s)
+					}
+				}
+			}
+			for _, f := range []string{path, path + "-wal", path + "-shm"} {
+				b, err := os.ReadFile(f)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				for _, s := range secrets {
+					if bytes.Contains(b, []byte(s)) {
+						t.Errorf("%s holds the secret %q in plaintext", filepath.Base(f), s)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestRedactorText(t *testing.T) {
+	r := backend.NewRedactor(backend.Server{URL: "http://bob-user:pw%2Fsecret@h/?api_key=k%2By-value&page=longpage",
+		Env: map[string]string{"API_TOKEN": "env-token-1", "SHORT_KEY": "abc", "HOME_DIR": "/home/someone"}, Headers: map[string]string{"X-Api-Key": "hdr-value-1"}})
+	tests := []struct {
+		name, in, want string
+	}{
+		{"env value", "token env-token-1 loaded", "token [redacted] loaded"},
+		{"header value", "sent hdr-value-1", "sent [redacted]"},
+		{"URL user and decoded password", "user bob-user pw pw/secret", "user [redacted] pw [redacted]"},
+		{"parameter value, escaped and not", "k%2By-value k+y-value", "[redacted] [redacted]"},
+		{"short and public values kept", "abc /home/someone longpage", "abc /home/someone longpage"},
+		{"any URL's credentials", "dial postgres://u:p@db/x failed", "dial postgres://REDACTED:REDACTED@db/x failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
