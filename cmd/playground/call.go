@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -138,7 +139,13 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Era:        cfg.Era,
 	}
 	if cfg.Trace {
-		opts.Tap = traceTap(stderr)
+		// Trace output lands in CI logs: it hides the credentials of the
+		// URL and the values of secret headers, as the dashboard does.
+		target := backend.Server{URL: cfg.URL + cfg.SSE, Headers: map[string]string{}}
+		for name, values := range cfg.Header {
+			target.Headers[name] = strings.Join(values, ", ")
+		}
+		opts.Tap = backend.NewRedactor(target).Tap(traceTap(stderr))
 	}
 	var c *mcpclient.Client
 	switch {
@@ -180,14 +187,15 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // traceTap prints each frame as one line (or more, when the body has
-// newlines): time, direction, kind, HTTP details when there are any, and
-// the body. The client calls a Tap one frame at a time.
+// newlines): time, direction, kind, HTTP details when there are any (the
+// URL redacted by backend.RedactURL), and the body. The client calls a Tap
+// one frame at a time.
 func traceTap(w io.Writer) mcpclient.Tap {
 	return func(f mcpclient.Frame) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s %-6s %-11s", f.Time.Format("15:04:05.000000"), f.Direction, f.Kind)
 		if h := f.HTTP; h != nil {
-			fmt.Fprintf(&b, " [%s %s", h.Method, h.URL)
+			fmt.Fprintf(&b, " [%s %s", h.Method, backend.RedactURL(h.URL))
 			if h.Status != 0 {
 				fmt.Fprintf(&b, " %d", h.Status)
 			}
