@@ -301,7 +301,7 @@ func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpc
 		ls.toolsStale.Store(false)
 		tools, err := ls.client.ListTools(ctx)
 		if err != nil {
-			return nil, callError("tools/list", err)
+			return nil, ls.callError("tools/list", err)
 		}
 		if tools == nil {
 			tools = []mcpclient.Tool{}
@@ -352,7 +352,7 @@ func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params 
 		return CallResult{Error: rpcErr, Latency: latency}, nil
 	}
 	if err != nil {
-		return CallResult{Latency: latency}, callError(method, err)
+		return CallResult{Latency: latency}, ls.callError(method, err)
 	}
 	return CallResult{Result: res, Latency: latency}, nil
 }
@@ -379,12 +379,14 @@ func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error 
 		return err
 	}
 	if err := ls.client.SendRaw(ctx, body); err != nil {
-		return Errorf(EUnavailable, "The raw frame could not be sent: %v", err)
+		return Errorf(EUnavailable, "The raw frame could not be sent: %s", ls.redact.Text(err.Error()))
 	}
 	return nil
 }
 
-func callError(method string, err error) error {
+// callError describes the failure of a request on the session for the
+// user, with the server's secrets redacted (an exit error quotes stderr).
+func (ls *liveSession) callError(method string, err error) error {
 	var rpcErr *mcpclient.RPCError
 	if errors.As(err, &rpcErr) {
 		return Errorf(EUnavailable, "%s failed: the server answered with JSON-RPC error %d: %s", method, rpcErr.Code, rpcErr.Message)
@@ -392,7 +394,7 @@ func callError(method string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Errorf(EUnavailable, "%s timed out: the server did not answer in time.", method)
 	}
-	return Errorf(EUnavailable, "%s failed: %v", method, err)
+	return Errorf(EUnavailable, "%s failed: %s", method, ls.redact.Text(err.Error()))
 }
 
 // Close closes every live session and waits until their ends are stored.
