@@ -133,4 +133,3 @@ func e2eAPIPost(t *testing.T, url string, in, out any) {
 		}
 	}
 }
-
