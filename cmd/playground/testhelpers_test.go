@@ -262,6 +262,26 @@ func e2eLive(pid int) bool {
 	return true
 }
 
+// e2eStopProcess ends cmd, which the caller started: SIGINT, then SIGKILL
+// if it has not exited within e2eShutdownTimeout. It returns once cmd has
+// been waited for.
+func e2eStopProcess(cmd *exec.Cmd) {
+	_ = cmd.Process.Signal(os.Interrupt)
+	escalate := time.AfterFunc(e2eShutdownTimeout, func() { _ = cmd.Process.Kill() })
+	defer escalate.Stop()
+	_ = cmd.Wait()
+}
+
+// e2eKillGroupOnCancel makes cmd, made by exec.CommandContext, lead a
+// process group of its own that the context's end kills as a whole, and
+// bounds how long Wait then waits for descendants that keep its output
+// open: a harness that runs other programs does not leave them behind.
+func e2eKillGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+}
+
 func e2eEnvWithout(env []string, names ...string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
