@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -271,14 +273,25 @@ func (s *Server) apiListFrames(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// decodeJSON reads the request body into v, refusing unknown fields.
+// decodeJSON reads the request body, one JSON value and nothing after it
+// but white space, into v, refusing unknown fields. A body over the limit is
+// a 413 error; any other fault is invalid input.
 func decodeJSON(c echo.Context, v any) error {
 	dec := json.NewDecoder(c.Request().Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
+			return bodyError("request body", err)
+		}
 		return backend.Errorf(backend.EInvalid, "The request body is not valid JSON for this endpoint: %v", err)
 	}
-	return nil
+	switch _, err := dec.Token(); {
+	case err == io.EOF:
+		return nil
+	case errors.Is(err, echo.ErrStatusRequestEntityTooLarge):
+		return bodyError("request body", err)
+	}
+	return backend.Errorf(backend.EInvalid, "The request body must hold one JSON value and nothing after it but white space.")
 }
 
 type apiInput struct {

@@ -70,6 +70,9 @@ func statusOf(err error) int {
 
 // messageOf is the text a user may see for err; internal details are only logged.
 func messageOf(err error) string {
+	if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
+		return bodyTooLargeMessage
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		if m, ok := he.Message.(string); ok {
