@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -120,11 +119,5 @@ func fieldsOf(err error) map[string]string {
 	return nil
 }
 
-// idParam parses the :id path parameter.
-func idParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, backend.Errorf(backend.ENotFound, "There is nothing at this address.")
-	}
-	return id, nil
-}
+// idParam parses the :id path parameter (see pathID).
+func idParam(c echo.Context) (int64, error) { return pathID(c, "id") }

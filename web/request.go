@@ -3,7 +3,9 @@ package web
 import (
 	"errors"
 	"fmt"
+	"math"
 	"mime"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -47,4 +49,35 @@ func readForm(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// pathID parses the path parameter name as a positive id; anything else is
+// not found.
+func pathID(c echo.Context, name string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, backend.Errorf(backend.ENotFound, "There is nothing at this address.")
+	}
+	return id, nil
+}
+
+// queryInt parses the query parameter name as a whole number from 0 to the
+// largest T; absent or empty, it is def. Anything else (not a number,
+// negative, too large) is an invalid-input error naming the parameter.
+func queryInt[T int | int64](c echo.Context, name string, def T) (T, error) {
+	text := c.QueryParam(name)
+	if text == "" {
+		return def, nil
+	}
+	largest := int64(math.MaxInt64)
+	if _, isInt := any(def).(int); isInt && strconv.IntSize == 32 {
+		largest = math.MaxInt32
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 0 || n > largest {
+		msg := fmt.Sprintf("must be a whole number from 0 to %d", largest)
+		return 0, &backend.Error{Code: backend.EInvalid, Message: fmt.Sprintf("The %s parameter %s.", name, msg),
+			Fields: map[string]string{name: msg}}
+	}
+	return T(n), nil
 }

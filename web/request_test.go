@@ -13,9 +13,9 @@ import (
 // Content-Length, in chunks.
 type chunked struct{ io.Reader }
 
-// TestRequestInputEdges sends the API and the forms bodies at the edges:
-// with trailing bytes, over the body limit with and without a
-// Content-Length.
+// TestRequestInputEdges sends the API and the forms numbers and bodies at
+// the edges: overflowing, negative, with trailing bytes, over the body
+// limit with and without a Content-Length.
 func TestRequestInputEdges(t *testing.T) {
 	d := MustDashboard(t)
 	srv := d.MustAPIServer(t, sdkStdioServer("edges"))
@@ -34,6 +34,12 @@ func TestRequestInputEdges(t *testing.T) {
 		status      int
 		want        string // in the body
 	}{
+		{"timeoutMs that overflows a Duration", http.MethodPost, base + "/requests", "application/json",
+			strings.NewReader(echo + `,"timeoutMs":9223372036855}`), http.StatusOK, "echo: hi"},
+		{"largest timeoutMs", http.MethodPost, base + "/requests", "application/json",
+			strings.NewReader(echo + `,"timeoutMs":9223372036854775807}`), http.StatusOK, "echo: hi"},
+		{"negative timeoutMs", http.MethodPost, base + "/requests", "application/json",
+			strings.NewReader(echo + `,"timeoutMs":-1}`), http.StatusUnprocessableEntity, `"timeoutMs"`},
 		{"trailing bytes after the body", http.MethodPost, base + "/requests", "application/json",
 			strings.NewReader(echo + `} x`), http.StatusUnprocessableEntity, "nothing after it"},
 		{"two JSON values", http.MethodPost, base + "/requests", "application/json",
@@ -52,6 +58,22 @@ func TestRequestInputEdges(t *testing.T) {
 			strings.NewReader(strings.Repeat("x", 4<<20+1)), http.StatusRequestEntityTooLarge, "at most 4194304 bytes"},
 		{"form over the limit, chunked", http.MethodPost, "/servers", "application/x-www-form-urlencoded",
 			chunked{strings.NewReader(url.Values{"_csrf": {token}, "name": {overLimit}}.Encode())}, http.StatusRequestEntityTooLarge, "larger than the 8 MiB limit"},
+		{"frames after a non-number", http.MethodGet, base + "/frames?after=abc", "", nil, http.StatusUnprocessableEntity, `"after"`},
+		{"frames after a negative id", http.MethodGet, base + "/frames?after=-1", "", nil, http.StatusUnprocessableEntity, `"after"`},
+		{"frames after an overflowing id", http.MethodGet, base + "/frames?after=9223372036854775808", "", nil, http.StatusUnprocessableEntity, `"after"`},
+		{"frames after the largest id", http.MethodGet, base + "/frames?after=9223372036854775807", "", nil, http.StatusOK, "[]"},
+		{"frames limit a non-number", http.MethodGet, base + "/frames?limit=ten", "", nil, http.StatusUnprocessableEntity, `"limit"`},
+		{"frames limit negative", http.MethodGet, base + "/frames?limit=-5", "", nil, http.StatusUnprocessableEntity, `"limit"`},
+		{"frames limit overflowing", http.MethodGet, base + "/frames?limit=99999999999999999999", "", nil, http.StatusUnprocessableEntity, `"limit"`},
+		{"frames limit 1", http.MethodGet, base + "/frames?limit=1", "", nil, http.StatusOK, `"id":1,`},
+		{"answer to an input id that is not a number", http.MethodPost, base + "/inputs/abc", "application/json",
+			strings.NewReader(`{"result":{}}`), http.StatusNotFound, "nothing at this address"},
+		{"live stream after a non-number", http.MethodGet, fmt.Sprintf("/sessions/%d/live?after=abc", sess.ID), "", nil, http.StatusUnprocessableEntity, "after"},
+		{"live stream after an overflowing id", http.MethodGet, fmt.Sprintf("/sessions/%d/live?after=9223372036854775808", sess.ID), "", nil, http.StatusUnprocessableEntity, "after"},
+		{"tool card a non-number", http.MethodPost, fmt.Sprintf("/sessions/%d/tools/call?card=x", sess.ID), "application/x-www-form-urlencoded",
+			strings.NewReader(url.Values{"_csrf": {token}, "_tool": {"echo"}, "arg.text": {"hi"}}.Encode()), http.StatusUnprocessableEntity, "card"},
+		{"tool card negative", http.MethodPost, fmt.Sprintf("/sessions/%d/tools/call?card=-1", sess.ID), "application/x-www-form-urlencoded",
+			strings.NewReader(url.Values{"_csrf": {token}, "_tool": {"echo"}, "arg.text": {"hi"}}.Encode()), http.StatusUnprocessableEntity, "card"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
