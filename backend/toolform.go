@@ -252,6 +252,9 @@ func fieldValue(f FormField, text string) (json.RawMessage, error) {
 		return json.RawMessage(strconv.FormatFloat(n, 'g', -1, 64)), nil
 	case FieldInteger:
 		n, err := strconv.ParseInt(text, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("Enter a whole number from %d to %d.", math.MinInt64, math.MaxInt64)
+		}
 		if err != nil {
 			return nil, errors.New("Enter a whole number.")
 		}

@@ -137,6 +137,11 @@ func TestArgumentsFromForm(t *testing.T) {
 			errs:   map[string]string{"count": "whole number"},
 		},
 		{
+			name:   "integer out of range",
+			values: map[string]string{"zeta": "z", "count": "9223372036854775808", backend.RawField: `{"options": {}}`},
+			errs:   map[string]string{"count": "from -9223372036854775808 to 9223372036854775807"},
+		},
+		{
 			name:   "bad number",
 			values: map[string]string{"zeta": "z", "count": "1", "ratio": "abc", backend.RawField: `{"options": {}}`},
 			errs:   map[string]string{"ratio": "number"},

@@ -36,9 +36,19 @@ const (
 // ConnectStdio starts the server process and runs the handshake. ctx bounds
 // only the start and the handshake; the process lives until Close or until
 // it exits. Close closes the server's stdin, waits up to 2s for it to exit,
-// then sends SIGTERM, waits 2s more, then SIGKILL (to its process group on
-// Unix), and reaps it. If the process exits on its own, Done is closed and
-// Err reports the exit status and the last lines of its stderr.
+// then sends SIGTERM, waits 2s more, then SIGKILL, and reaps it. If the
+// process exits on its own, Done is closed and Err reports the exit status
+// and the last lines of its stderr.
+//
+// On Unix the server leads a process group of its own, and every signal
+// goes to the whole group; once the server has exited, whether on its own
+// or stopped by Close, what is left of its group gets SIGKILL, so nothing
+// it started outlives it. A process that leaves the group (setsid) is out
+// of reach. On Linux the kernel also sends the server SIGKILL when the
+// playground dies, even by SIGKILL (a parent-death signal); but then no one
+// is left to signal the group: the server's other descendants see only the
+// pipes to the playground close (end of input, broken output), and those
+// that ignore that outlive it.
 func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, error) {
 	c := newClient(opts)
 	t := &stdioTransport{
@@ -65,6 +75,9 @@ type stdioTransport struct {
 
 	writeMu sync.Mutex
 	wg      sync.WaitGroup // readers, waiter and supervisor
+
+	sigMu  sync.Mutex // held while signalling or reaping the process
+	reaped bool       // the process was waited for: its pid may be reused
 
 	stdoutDone chan struct{} // stdout reader returned
 	stderrDone chan struct{} // stderr reader returned
@@ -102,14 +115,14 @@ func (t *stdioTransport) start(cfg StdioConfig) error {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	cmd.Dir = cfg.Dir
-	setProcessGroup(cmd)
+	setProcAttr(cmd)
 	inR, inW, err1 := os.Pipe()
 	outR, outW, err2 := os.Pipe()
 	errR, errW, err3 := os.Pipe()
 	err := errors.Join(err1, err2, err3)
 	if err == nil {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-		err = cmd.Start()
+		err = startProcess(cmd)
 	}
 	closeFiles(inR, outW, errW) // the child holds its own copies
 	if err != nil {
@@ -230,11 +243,39 @@ func (t *stdioTransport) stderrTail() string {
 	return strings.Join(t.tail, " | ")
 }
 
-// wait reaps the process.
+// wait reaps the process, and kills what is left of its process group as
+// soon as it has exited. Where the platform can wait without reaping, the
+// group is killed before the process is reaped, while the zombie holds the
+// group id; elsewhere just after, when a group with members left still
+// holds its id, and an empty one cannot be hit unless its id was taken by a
+// new group in the meantime.
 func (t *stdioTransport) wait() {
 	defer t.wg.Done()
-	_ = t.cmd.Wait() // the outcome is read from cmd.ProcessState
-	close(t.exited)
+	defer close(t.exited)
+	p := t.cmd.Process
+	if awaitExit(p) == nil {
+		t.sigMu.Lock()
+		defer t.sigMu.Unlock()
+		kill(p)
+		_ = t.cmd.Wait() // the outcome is read from cmd.ProcessState
+		t.reaped = true
+		return
+	}
+	_ = t.cmd.Wait()
+	t.sigMu.Lock()
+	defer t.sigMu.Unlock()
+	t.reaped = true
+	kill(p)
+}
+
+// signal applies send (terminate or kill) to the process unless it has
+// been reaped, when wait has already killed its group.
+func (t *stdioTransport) signal(send func(*os.Process)) {
+	t.sigMu.Lock()
+	defer t.sigMu.Unlock()
+	if !t.reaped {
+		send(t.cmd.Process)
+	}
 }
 
 // supervise notices the end of the process or of its stdout, lets the
@@ -284,13 +325,15 @@ func (t *stdioTransport) cause(exited bool) error {
 }
 
 // close stops the process: stdin EOF, then SIGTERM, then SIGKILL, each after
-// stopGrace; then it releases the pipes and waits for the goroutines.
+// stopGrace and each signal to its process group; wait kills the rest of
+// the group once the process has exited. Then close releases the pipes and
+// waits for the goroutines.
 func (t *stdioTransport) close() error {
 	t.stdin.Close()
 	if !waitFor(t.exited, stopGrace) {
-		terminate(t.cmd)
+		t.signal(terminate)
 		if !waitFor(t.exited, stopGrace) {
-			kill(t.cmd)
+			t.signal(kill)
 			<-t.exited
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -194,9 +196,14 @@ func (s *Server) apiSendRequest(c echo.Context) error {
 	if strings.TrimSpace(in.Method) == "" {
 		return &backend.Error{Code: backend.EInvalid, Message: "method is required.", Fields: map[string]string{"method": "required"}}
 	}
+	if in.TimeoutMS < 0 {
+		return &backend.Error{Code: backend.EInvalid, Message: "timeoutMs must not be negative.",
+			Fields: map[string]string{"timeoutMs": "must not be negative"}}
+	}
 	timeout := toolCallTimeout
 	if in.TimeoutMS > 0 {
-		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, maxAPITimeout)
+		// Clamped before it is multiplied: a Duration overflows past 292 years.
+		timeout = time.Duration(min(in.TimeoutMS, maxAPITimeout.Milliseconds())) * time.Millisecond
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), timeout)
 	defer cancel()
@@ -243,8 +250,14 @@ func (s *Server) apiListFrames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after, _ := strconv.ParseInt(c.QueryParam("after"), 10, 64)
-	limit, _ := strconv.Atoi(c.QueryParam("limit"))
+	after, err := queryInt[int64](c, "after", 0)
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(c, "limit", apiFramePage)
+	if err != nil {
+		return err
+	}
 	if limit <= 0 || limit > apiFramePage {
 		limit = apiFramePage
 	}
@@ -278,14 +291,25 @@ func (s *Server) apiListFrames(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// decodeJSON reads the request body into v, refusing unknown fields.
+// decodeJSON reads the request body, one JSON value and nothing after it
+// but white space, into v, refusing unknown fields. A body over the limit is
+// a 413 error; any other fault is invalid input.
 func decodeJSON(c echo.Context, v any) error {
 	dec := json.NewDecoder(c.Request().Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
+			return bodyError("request body", err)
+		}
 		return backend.Errorf(backend.EInvalid, "The request body is not valid JSON for this endpoint: %v", err)
 	}
-	return nil
+	switch _, err := dec.Token(); {
+	case err == io.EOF:
+		return nil
+	case errors.Is(err, echo.ErrStatusRequestEntityTooLarge):
+		return bodyError("request body", err)
+	}
+	return backend.Errorf(backend.EInvalid, "The request body must hold one JSON value and nothing after it but white space.")
 }
 
 type apiInput struct {
@@ -321,7 +345,10 @@ func (s *Server) apiAnswerInput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	inputID, _ := strconv.ParseInt(c.Param("input"), 10, 64)
+	inputID, err := pathID(c, "input")
+	if err != nil {
+		return err
+	}
 	var in apiInputAnswer
 	if err := decodeJSON(c, &in); err != nil {
 		return err

@@ -81,11 +81,13 @@ func (s *Server) apiSendRaw(c echo.Context) error {
 		return err
 	}
 	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxRawFrame+1))
-	if err != nil {
-		return backend.Errorf(backend.EInvalid, "The frame could not be read: %v", err)
-	}
-	if len(body) == 0 || len(body) > maxRawFrame {
+	switch {
+	case err != nil:
+		return bodyError("frame", err)
+	case len(body) == 0:
 		return backend.Errorf(backend.EInvalid, "A raw frame holds 1 to %d bytes.", maxRawFrame)
+	case len(body) > maxRawFrame:
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("A raw frame holds at most %d bytes.", maxRawFrame))
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), toolCallTimeout)
 	defer cancel()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -42,7 +41,7 @@ func (s *Server) olderFrames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	before, err := cursorParam(c, "before")
+	before, err := queryInt[int64](c, "before", 0)
 	if err != nil {
 		return err
 	}
@@ -90,18 +89,4 @@ func (s *Server) frameParam(c echo.Context) (backend.Frame, error) {
 		return backend.Frame{}, err
 	}
 	return s.deps.Frames.GetFrame(c.Request().Context(), id)
-}
-
-// cursorParam parses an id query parameter used to page: 0 when absent,
-// an EInvalid error when it is not a positive integer.
-func cursorParam(c echo.Context, name string) (int64, error) {
-	v := c.QueryParam(name)
-	if v == "" {
-		return 0, nil
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, backend.Errorf(backend.EInvalid, "?%s= must name a frame or session by its id, a positive whole number.", name)
-	}
-	return id, nil
 }

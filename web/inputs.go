@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -104,7 +103,10 @@ func (s *Server) answerInput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	inputID, _ := strconv.ParseInt(c.Param("input"), 10, 64)
+	inputID, err := pathID(c, "input")
+	if err != nil {
+		return err
+	}
 	req, err := s.deps.Inbox.Get(inputID)
 	if err != nil || req.SessionID != sessionID {
 		return render(c, http.StatusOK, views.InputAnswered(inputID, "The server is no longer waiting for this answer."))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -70,6 +69,9 @@ func statusOf(err error) int {
 
 // messageOf is the text a user may see for err; internal details are only logged.
 func messageOf(err error) string {
+	if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
+		return bodyTooLargeMessage
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		if m, ok := he.Message.(string); ok {
@@ -117,11 +119,5 @@ func fieldsOf(err error) map[string]string {
 	return nil
 }
 
-// idParam parses the :id path parameter.
-func idParam(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, backend.Errorf(backend.ENotFound, "There is nothing at this address.")
-	}
-	return id, nil
-}
+// idParam parses the :id path parameter (see pathID).
+func idParam(c echo.Context) (int64, error) { return pathID(c, "id") }

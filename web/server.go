@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -70,7 +71,8 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
-	e.Use(middleware.BodyLimit("8M"))
+	e.Use(middleware.BodyLimit(strconv.Itoa(maxBody)))
+	e.Use(readForm) // before the CSRF check reads the token from the form
 	e.Use(s.checkCSRF)
 
 	e.StaticFS("/static", static.FS)

@@ -83,7 +83,7 @@ func (s *Server) connectServer(c echo.Context) error {
 // anything else. It is "" without the parameter, or when that session is
 // not a failed session of this server.
 func (s *Server) connectFailure(c echo.Context, serverID int64) (string, error) {
-	id, err := cursorParam(c, "failed")
+	id, err := queryInt[int64](c, "failed", 0)
 	if err != nil || id == 0 {
 		return "", err
 	}

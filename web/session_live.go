@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
@@ -34,7 +33,10 @@ func (s *Server) streamSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after, _ := strconv.ParseInt(c.QueryParam("after"), 10, 64)
+	after, err := queryInt[int64](c, "after", 0)
+	if err != nil {
+		return err
+	}
 	if _, err := s.deps.Sessions.GetSession(c.Request().Context(), id); err != nil {
 		return err
 	}

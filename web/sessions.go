@@ -14,7 +14,7 @@ const sessionPageSize = 100
 // listSessions lists the sessions of every server, newest first, a page at
 // a time: ?before= names the id that the page starts below.
 func (s *Server) listSessions(c echo.Context) error {
-	before, err := cursorParam(c, "before")
+	before, err := queryInt[int64](c, "before", 0)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (s *Server) showSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	before, err := cursorParam(c, "before")
+	before, err := queryInt[int64](c, "before", 0)
 	if err != nil {
 		return err
 	}

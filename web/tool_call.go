@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,12 +24,15 @@ func (s *Server) callTool(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	card, err := queryInt(c, "card", 0)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	tool, err := s.deps.Pool.Tool(ctx, sessionID, c.FormValue("_tool"))
 	if err != nil {
 		return err
 	}
-	card, _ := strconv.Atoi(c.QueryParam("card"))
 	view := toolView(tool)
 	view.Values = formValues(c)
 	args, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)

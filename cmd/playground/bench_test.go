@@ -32,7 +32,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -217,7 +216,7 @@ func benchBuildPlayground(b *testing.B) string {
 }
 
 // benchDemoHTTP starts `bin demo-server --http 127.0.0.1:0` and returns its
-// MCP URL and process id; it is stopped with SIGTERM when the benchmark ends.
+// MCP URL and process id; it is stopped when the benchmark ends.
 func benchDemoHTTP(b *testing.B, bin string) (string, int) {
 	b.Helper()
 	cmd := exec.Command(bin, "demo-server", "--http", "127.0.0.1:0")
@@ -228,10 +227,7 @@ func benchDemoHTTP(b *testing.B, bin string) (string, int) {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	})
+	b.Cleanup(func() { e2eStopProcess(cmd) })
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		if m := demoListeningRE.FindStringSubmatch(lines.Text()); m != nil {

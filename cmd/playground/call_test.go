@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -100,10 +99,7 @@ func startDemoHTTP(t *testing.T, bin string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	})
+	t.Cleanup(func() { e2eStopProcess(cmd) })
 	urls := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

@@ -116,6 +116,9 @@ func TestConformance(t *testing.T) {
 				"--verbose")
 			// The harness and the scenarios' servers run on this Node.
 			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			// The harness runs our client and the scenarios' servers: a
+			// timeout ends them all.
+			e2eKillGroupOnCancel(cmd)
 			out, runErr := cmd.CombinedOutput()
 			report := string(out)
 			results := map[string]bool{} // scenario -> passed

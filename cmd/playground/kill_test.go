@@ -23,14 +23,47 @@ import (
 )
 
 // e2eRoleEnv makes the test binary act as an MCP server over stdio instead
-// of running the tests: "stream" runs e2eStreamServer.
+// of running the tests: "stream" runs e2eStreamServer, "idle" runs
+// e2eIdleServer.
 const e2eRoleEnv = "PLAYGROUND_TEST_ROLE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(e2eRoleEnv) == "stream" {
+	switch os.Getenv(e2eRoleEnv) {
+	case "stream":
 		os.Exit(e2eStreamServer(os.Stdin, os.Stdout, e2eStreamRate))
+	case "idle":
+		os.Exit(e2eIdleServer(os.Stdin, os.Stdout))
 	}
 	os.Exit(m.Run())
+}
+
+// e2eIdleServer is an MCP server over stdio that answers initialize and
+// ping, sends nothing of its own, and does not exit when stdin ends: it
+// sleeps until it is killed (SIGTERM does).
+func e2eIdleServer(in io.Reader, out io.Writer) int {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		reply := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":"Method not found"}}`
+		switch m.Method {
+		case "initialize":
+			reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"idle","version":"1"}}}`
+		case "ping":
+			reply = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`
+		}
+		if _, err := io.WriteString(out, reply+"\n"); err != nil {
+			return 1
+		}
+	}
+	time.Sleep(time.Hour)
+	return 0
 }
 
 // e2eStreamRate is how many notifications a second e2eStreamServer sends.
@@ -294,6 +327,97 @@ func TestSIGKILLWhileRecording(t *testing.T) {
 	if !strings.Contains(s2.Log.String(), `msg="closed sessions left open by the last run" count=1`) {
 		t.Errorf("the restarted dashboard did not log the session it closed:\n%s", s2.Log.String())
 	}
+}
+
+// TestDashboardEndLeavesNoServerProcess ends the dashboard while it runs a
+// stdio server, gracefully and by SIGKILL, and checks that no process of
+// the server is left.
+func TestDashboardEndLeavesNoServerProcess(t *testing.T) {
+	bin := e2eBuildPlayground(t)
+	// tag is unique to the run: it finds the processes in /proc.
+	tag := fmt.Sprintf("577.%d%d", os.Getpid(), time.Now().UnixNano()%1e6)
+	idle := []string{os.Args[0], "idle-" + tag}
+	sleep := []string{"sleep", tag}
+	// wrap runs args from a shell that first starts the sleep in the
+	// background: a member of the server's process group that the server
+	// did not start itself.
+	wrap := func(args []string) []string {
+		return append([]string{"sh", "-c", `sleep ` + tag + ` & exec "$0" "$@"`}, args...)
+	}
+	tests := []struct {
+		name   string
+		server []string   // the command line
+		procs  [][]string // the processes that must be gone
+		end    func(t *testing.T, s *e2eServer)
+	}{
+		// The dashboard closes its sessions: the whole group is stopped,
+		// however the server takes the end of its input.
+		{"graceful shutdown, server exits on stdin EOF", wrap([]string{bin, "demo-server"}), [][]string{sleep},
+			func(t *testing.T, s *e2eServer) { s.stop(t) }},
+		{"graceful shutdown, server ignores stdin EOF", wrap(idle), [][]string{idle, sleep},
+			func(t *testing.T, s *e2eServer) { s.stop(t) }},
+		// Only the parent-death signal can stop the server. The rest of its
+		// group is out of reach once the dashboard is gone.
+		{"SIGKILL, server ignores stdin EOF", idle, [][]string{idle},
+			func(t *testing.T, s *e2eServer) { s.kill(t) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := e2eServe(t, bin)
+			t.Cleanup(func() {
+				for _, args := range tt.procs {
+					if pid := e2eProcessWithArgs(args...); pid != 0 {
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
+			var srv struct {
+				ID int64 `json:"id"`
+			}
+			e2ePostJSON(t, s.URL+"/api/v1/servers", map[string]any{"name": "under test", "transport": "stdio",
+				"command": tt.server[0], "args": tt.server[1:], "env": map[string]string{e2eRoleEnv: "idle", "GORACE": "atexit_sleep_ms=0"},
+			}, http.StatusCreated, &srv)
+			var sess struct {
+				ID int64 `json:"id"`
+			}
+			e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", s.URL, srv.ID), nil, http.StatusCreated, &sess)
+			for _, args := range tt.procs {
+				if e2eProcessWithArgs(args...) == 0 {
+					t.Fatalf("no process %q is running", args)
+				}
+			}
+			tt.end(t, s)
+			for _, args := range tt.procs {
+				for deadline := time.Now().Add(5 * time.Second); e2eProcessWithArgs(args...) != 0 && time.Now().Before(deadline); {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if pid := e2eProcessWithArgs(args...); pid != 0 {
+					t.Errorf("process %d %q outlived the dashboard", pid, args)
+				}
+			}
+		})
+	}
+}
+
+// e2eProcessWithArgs returns the pid of a live (not zombie) process whose
+// command line is exactly args, or 0. It reads /proc.
+func e2eProcessWithArgs(args ...string) int {
+	var want []byte
+	for _, a := range args {
+		want = append(append(want, a...), 0)
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && string(cmdline) == string(want) && e2eLive(pid) {
+			return pid
+		}
+	}
+	return 0
 }
 
 // e2ePostJSON posts in as JSON and decodes the answer, which must have

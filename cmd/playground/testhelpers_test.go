@@ -79,7 +79,7 @@ type e2eServer struct {
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error         // valid after exited is closed
-	killed  bool          // by kill; stop has nothing to do
+	ended   bool          // by stop or kill; stop has nothing more to do
 }
 
 var e2eListeningRE = regexp.MustCompile(`msg="dashboard listening" url=(http://\S+)`)
@@ -152,12 +152,13 @@ func e2eServeDB(t *testing.T, bin, db string) *e2eServer {
 
 // stop sends SIGINT and checks that the dashboard exits with status 0 within
 // e2eShutdownTimeout, and that it leaves no child process of its binary
-// (such as the demo server) behind.
+// (such as the demo server) behind. Only the first stop or kill acts.
 func (s *e2eServer) stop(t *testing.T) {
 	t.Helper()
-	if s.killed {
+	if s.ended {
 		return
 	}
+	s.ended = true
 	select {
 	case <-s.exited:
 		t.Errorf("playground serve exited before the test stopped it: %v", s.waitErr)
@@ -216,7 +217,7 @@ func (s *e2eServer) kill(t *testing.T) {
 	case <-time.After(e2eShutdownTimeout):
 		t.Fatalf("playground serve did not exit within %v of SIGKILL", e2eShutdownTimeout)
 	}
-	s.killed = true
+	s.ended = true
 }
 
 // e2eProcessesOf lists the processes, other than skip, that run the binary
@@ -245,6 +246,11 @@ func e2eAlive(pid int, bin string) bool {
 	if err != nil || strings.TrimSuffix(exe, " (deleted)") != bin {
 		return false
 	}
+	return e2eLive(pid)
+}
+
+// e2eLive reports whether process pid exists and is not a zombie.
+func e2eLive(pid int) bool {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return false
@@ -254,6 +260,26 @@ func e2eAlive(pid int, bin string) bool {
 		return stat[i+2] != 'Z'
 	}
 	return true
+}
+
+// e2eStopProcess ends cmd, which the caller started: SIGINT, then SIGKILL
+// if it has not exited within e2eShutdownTimeout. It returns once cmd has
+// been waited for.
+func e2eStopProcess(cmd *exec.Cmd) {
+	_ = cmd.Process.Signal(os.Interrupt)
+	escalate := time.AfterFunc(e2eShutdownTimeout, func() { _ = cmd.Process.Kill() })
+	defer escalate.Stop()
+	_ = cmd.Wait()
+}
+
+// e2eKillGroupOnCancel makes cmd, made by exec.CommandContext, lead a
+// process group of its own that the context's end kills as a whole, and
+// bounds how long Wait then waits for descendants that keep its output
+// open: a harness that runs other programs does not leave them behind.
+func e2eKillGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 }
 
 func e2eEnvWithout(env []string, names ...string) []string {

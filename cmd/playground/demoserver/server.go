@@ -136,13 +136,19 @@ func Run(ctx context.Context, httpAddr string, stdin io.Reader, stdout, stderr i
 }
 
 // serveStdio serves one session over newline-delimited JSON on stdin/stdout.
+// A line that is not a JSON-RPC message the SDK can take gets a JSON-RPC
+// error, and the session goes on (see lineFilter).
 func (d *demo) serveStdio(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	rc, ok := stdin.(io.ReadCloser)
 	if !ok {
 		rc = io.NopCloser(stdin)
 	}
 	defer rc.Close() // the session usually has closed it already
-	t := &mcp.IOTransport{Reader: rc, Writer: nopWriteCloser{stdout}}
+	out := &syncWriter{w: stdout}
+	// The filter passes frames of at most DefaultMaxLineLength bytes and a
+	// newline.
+	in := newLineFilter(rc, out, mcp.DefaultMaxLineLength)
+	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: mcp.DefaultMaxLineLength + 1}
 	err := d.server.Run(ctx, t)
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
@@ -164,7 +170,7 @@ func (d *demo) serveHTTP(ctx context.Context, addr string, stderr io.Writer) err
 		&mcp.StreamableHTTPOptions{SessionTimeout: httpSessionTimeout},
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", handler)
+	mux.Handle("/mcp", checkPosts(handler, mcp.DefaultMaxRequestBodyBytes))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 
 	fmt.Fprintf(stderr, "%s %s listening on %s\n", serverName, serverVersion, endpointURL(ln.Addr()))
@@ -209,8 +215,3 @@ func endpointURL(addr net.Addr) string {
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/mcp"
 }
-
-// nopWriteCloser keeps the transport from closing the caller's stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
