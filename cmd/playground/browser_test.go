@@ -42,12 +42,7 @@ const (
 // server page after the greet call go there (server-page.png, the viewport at
 // the greet card, and server-page-full.png, the whole page).
 func TestBrowserDashboard(t *testing.T) {
-	chromium := e2eChromium(t)
-	bin := e2eBuildPlayground(t)
-	srv := e2eServe(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
-	t.Cleanup(cancel) // runs after the browser's cleanup below
-	p := e2eOpenBrowser(t, ctx, chromium)
+	srv, p := e2eBrowse(t)
 	started := time.Now()
 	step := func(name string) {
 		t.Logf("%6.2fs  %s", time.Since(started).Seconds(), name)
@@ -404,12 +399,7 @@ func TestBrowserDashboard(t *testing.T) {
 // questions while another arrives: the new card must not wipe what the user
 // has typed into the first. It needs PLAYGROUND_CHROMIUM.
 func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
-	chromium := e2eChromium(t)
-	bin := e2eBuildPlayground(t)
-	srv := e2eServe(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
-	t.Cleanup(cancel)
-	p := e2eOpenBrowser(t, ctx, chromium)
+	srv, p := e2eBrowse(t)
 
 	demoHref := p.openDemoServerLink(srv.URL)
 	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
@@ -490,6 +480,17 @@ type e2ePage struct {
 
 	mu      sync.Mutex
 	console []string // console errors and uncaught exceptions
+}
+
+// e2eBrowse starts the built playground on a fresh database and a
+// browser page for it, both stopped when the test ends.
+func e2eBrowse(t *testing.T) (*e2eServer, *e2ePage) {
+	t.Helper()
+	chromium := e2eChromium(t)
+	srv := e2eServe(t, e2eBuildPlayground(t))
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel) // runs after the browser's cleanup
+	return srv, e2eOpenBrowser(t, ctx, chromium)
 }
 
 // e2eOpenBrowser starts Chromium with a fresh profile and opens a tab. The

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -19,25 +16,20 @@ import (
 // each frame once and in order; the large body is a preview until "Show
 // all" loads the whole of it.
 func TestBrowserTrafficIsPaged(t *testing.T) {
-	chromium := e2eChromium(t)
-	bin := e2eBuildPlayground(t)
-	srv := e2eServe(t, bin)
-	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
-	t.Cleanup(cancel)
-	p := e2eOpenBrowser(t, ctx, chromium)
+	srv, p := e2eBrowse(t)
 
 	demoHref := p.openDemoServerLink(srv.URL)
 	var session struct {
 		ID int64 `json:"id"`
 	}
-	e2eAPIPost(t, srv.URL+"/api/v1"+demoHref+"/sessions", nil, &session)
+	e2ePostJSON(t, srv.URL+"/api/v1"+demoHref+"/sessions", nil, http.StatusCreated, &session)
 	sessionID := fmt.Sprint(session.ID)
 	requests := srv.URL + "/api/v1/sessions/" + sessionID + "/requests"
 	const marker = "END-OF-THE-LONG-MESSAGE"
 	long := strings.Repeat("0123456789", 2048) + marker
-	e2eAPIPost(t, requests, map[string]any{"method": "tools/call", "params": map[string]any{"name": "echo", "arguments": map[string]any{"message": long}}}, nil)
+	e2ePostJSON(t, requests, map[string]any{"method": "tools/call", "params": map[string]any{"name": "echo", "arguments": map[string]any{"message": long}}}, http.StatusOK, nil)
 	for range 70 {
-		e2eAPIPost(t, requests, map[string]any{"method": "ping"}, nil)
+		e2ePostJSON(t, requests, map[string]any{"method": "ping"}, http.StatusOK, nil)
 	}
 	// A closed session records nothing more: the page can be compared
 	// with what the API lists.
@@ -103,33 +95,5 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 	}
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
-	}
-}
-
-// e2eAPIPost posts in as JSON to url, wants 200 or 201, and decodes the
-// answer into out when it is not nil.
-func e2eAPIPost(t *testing.T, url string, in, out any) {
-	t.Helper()
-	body, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in == nil {
-		body = nil
-	}
-	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("POST %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
-		var e struct{ Error string }
-		json.NewDecoder(resp.Body).Decode(&e)
-		t.Fatalf("POST %s: %s %s", url, resp.Status, e.Error)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatalf("POST %s: decoding the answer: %v", url, err)
-		}
 	}
 }

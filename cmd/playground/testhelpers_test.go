@@ -335,21 +335,10 @@ func (s *e2eServer) apiFrames(t *testing.T, sessionID string) []e2eAPIFrame {
 // apiCreateServer registers a server through the JSON API and returns its id.
 func (s *e2eServer) apiCreateServer(t *testing.T, in map[string]any) int64 {
 	t.Helper()
-	body, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(s.URL+"/api/v1/servers", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("registering a server: %v", err)
-	}
-	defer resp.Body.Close()
 	var out struct {
 		ID int64 `json:"id"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("registering a server: %s, %v", resp.Status, err)
-	}
+	e2ePostJSON(t, s.URL+"/api/v1/servers", in, http.StatusCreated, &out)
 	return out.ID
 }
 
@@ -411,5 +400,48 @@ func e2eRemoveAllRetry(dir string) error {
 			return err
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// e2ePostJSON posts in as JSON and decodes the answer, which must have
+// status want, into out.
+func e2ePostJSON(t *testing.T, url string, in any, want int, out any) {
+	t.Helper()
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(url, "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	e2eDecode(t, resp, want, out)
+}
+
+// e2eGetJSON gets url and decodes its 200 answer into out.
+func e2eGetJSON(t *testing.T, url string, out any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	e2eDecode(t, resp, http.StatusOK, out)
+}
+
+func e2eDecode(t *testing.T, resp *http.Response, want int, out any) {
+	t.Helper()
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", resp.Request.Method, resp.Request.URL, err)
+	}
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %s, want %d\n%s", resp.Request.Method, resp.Request.URL, resp.Status, want, body)
+	}
+	if out == nil {
+		return
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		t.Fatalf("%s %s: decoding %q: %v", resp.Request.Method, resp.Request.URL, body, err)
 	}
 }
