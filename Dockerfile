@@ -5,7 +5,7 @@
 FROM node:20-bookworm-slim AS assets
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --ignore-scripts \
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && mkdir -p static/vendor \
  && cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-ws/dist/ws.min.js static/vendor/
 

@@ -22,23 +22,29 @@ endif
 export PLAYGROUND_CHROMIUM
 export PLAYGROUND_NODE_MODULES := $(CURDIR)/node_modules
 
-# npm packages: `npm ci` reruns only when the lock file is newer than the stamp,
-# or when node_modules (and so the stamp inside it) is gone.
-NPM_STAMP := node_modules/.installed-stamp
+# npm packages. The product needs only package.json's dependencies (htmx);
+# the test peers (devDependencies: server-everything, the conformance suite,
+# the Inspector, Node 22) are for `make test` and `make bench`. Each install
+# reruns only when the lock file is newer than its stamp, or when
+# node_modules (and so the stamps inside it) is gone. A full install serves
+# the product too, so the product install never undoes it.
+NPM_STAMP      := node_modules/.installed-stamp
+NPM_PROD_STAMP := node_modules/.product-stamp
 
 # Third-party front-end files copied into static/vendor (embedded by static/).
 VENDOR_DIR   := static/vendor
 VENDOR_FILES := $(VENDOR_DIR)/htmx.min.js $(VENDOR_DIR)/ws.min.js
 
-.PHONY: help assets generate check-generated build run test fuzz bench clean distclean
+.PHONY: help assets peers generate check-generated build run test fuzz bench clean distclean
 
 help:
-	@echo 'make assets           npm ci (when needed) and copy htmx files into $(VENDOR_DIR)'
+	@echo 'make assets           npm ci --omit=dev (when needed) and copy htmx files into $(VENDOR_DIR)'
+	@echo 'make peers            npm ci (when needed): the test peers too (server-everything, conformance, Inspector, Node 22)'
 	@echo 'make generate         go tool templ generate'
 	@echo 'make check-generated  fail if generated *_templ.go files are stale'
 	@echo 'make build            assets, then build $(BIN) (default target)'
 	@echo 'make run              build, then $(BIN) serve $$ARGS'
-	@echo 'make test             assets, check-generated, go vet, go test -race, then fuzz for 5s each'
+	@echo 'make test             peers, assets, check-generated, go vet, go test -race, then fuzz for 5s each'
 	@echo 'make fuzz             run each mcpclient fuzz target for $$FUZZTIME (default 10s)'
 	@echo 'make bench            every benchmark, then a table of figures and targets (bin/bench.jsonl)'
 	@echo 'make clean            remove $(BIN), vendored copies and coverage files'
@@ -46,14 +52,25 @@ help:
 
 assets: $(VENDOR_FILES)
 
+peers: $(NPM_STAMP)
+
 $(NPM_STAMP): package-lock.json package.json
 	$(NPM) ci --no-audit --no-fund
+	@touch $@ $(NPM_PROD_STAMP)
+
+$(NPM_PROD_STAMP): package-lock.json package.json
+	@if [ -f $(NPM_STAMP) ] && [ $(NPM_STAMP) -nt package-lock.json ] && [ $(NPM_STAMP) -nt package.json ]; then \
+		echo 'npm: the full install is current; it holds the product packages'; \
+	else \
+		echo '$(NPM) ci --omit=dev --no-audit --no-fund'; \
+		$(NPM) ci --omit=dev --no-audit --no-fund; \
+	fi
 	@touch $@
 
-$(VENDOR_DIR)/htmx.min.js: $(NPM_STAMP)
+$(VENDOR_DIR)/htmx.min.js: $(NPM_PROD_STAMP)
 	cp node_modules/htmx.org/dist/htmx.min.js $@
 
-$(VENDOR_DIR)/ws.min.js: $(NPM_STAMP)
+$(VENDOR_DIR)/ws.min.js: $(NPM_PROD_STAMP)
 	cp node_modules/htmx-ext-ws/dist/ws.min.js $@
 
 generate:
@@ -79,7 +96,7 @@ build: assets
 run: build
 	./$(BIN) serve $(ARGS)
 
-test: assets check-generated
+test: peers assets check-generated
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=5s
@@ -99,7 +116,7 @@ fuzz:
 # benchreport prints as a table. A figure that misses its target fails nothing.
 BENCH_OUT := bin/bench.jsonl
 
-bench: assets
+bench: peers assets
 	@mkdir -p $(dir $(BENCH_OUT)) && rm -f $(BENCH_OUT)
 	PLAYGROUND_BENCH_OUT=$(CURDIR)/$(BENCH_OUT) $(GO) test -p 1 -run '^$$' -bench . -benchmem -timeout 30m ./...
 	$(GO) run ./cmd/playground/benchreport $(BENCH_OUT)
