@@ -31,7 +31,10 @@
   document.addEventListener("htmx:wsClose", function (e) {
     var panel = e.detail.elt.closest("[data-live-panel]");
     var status = panel && panel.querySelector("[data-ws-status]");
-    if (status) { status.textContent = "disconnected — reload to resume"; status.className = "ws-status bad"; }
+    // After the session's end the stream has nothing more to say.
+    if (status && !status.hasAttribute("data-ended")) {
+      status.textContent = "disconnected — reload to resume"; status.className = "ws-status bad";
+    }
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -298,4 +299,56 @@ func (w *logWatch) Write(p []byte) (int, error) {
 		w.at.Store(int64(time.Since(w.base)))
 	}
 	return len(p), nil
+}
+
+// TestLiveStreamSaysWhenTheSessionEnds: a page watching a session that
+// ends, or that ended before its stream began, is told so, and is given a
+// form, with the viewer's CSRF token, to connect the server again.
+func TestLiveStreamSaysWhenTheSessionEnds(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, srv.ID)
+	ended := func(t *testing.T, lr *liveReader) {
+		t.Helper()
+		msg := lr.until(t, "the end of the session", func(msg string) bool { return strings.Contains(msg, `data-testid="session-ended"`) })
+		for _, want := range []string{
+			fmt.Sprintf(`id="ws-status-%d" hx-swap-oob="true"`, sess.ID),
+			fmt.Sprintf(`id="session-controls-%d" hx-swap-oob="true"`, sess.ID),
+			fmt.Sprintf(`action="/servers/%d/connect"`, srv.ID),
+			`name="_csrf" value="`,
+			"closed by the user",
+		} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the end-of-session message lacks %s:\n%s", want, msg)
+			}
+		}
+		if strings.Contains(msg, `name="_csrf" value=""`) {
+			t.Errorf("the reconnect form carries no CSRF token:\n%s", msg)
+		}
+	}
+
+	// A browser's viewer holds the CSRF cookie the page set.
+	d.MustCSRF(t)
+	header := http.Header{"Origin": {d.URL}}
+	u, _ := url.Parse(d.URL)
+	for _, c := range d.client.Jar.Cookies(u) {
+		header.Add("Cookie", c.String())
+	}
+	dial := func(t *testing.T) *liveReader {
+		t.Helper()
+		conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws://%s/sessions/%d/live", d.Host, sess.ID), header)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return &liveReader{conn: conn, seen: map[int64]bool{}}
+	}
+
+	lr := dial(t)
+	lr.until(t, "the backlog", func(msg string) bool { return strings.Contains(msg, `data-method="initialize"`) })
+	if r := d.api(t, http.MethodDelete, fmt.Sprintf("/api/v1/sessions/%d", sess.ID), nil, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("close the session: %d %s", r.Status, r.Body)
+	}
+	t.Run("while watching", func(t *testing.T) { ended(t, lr) })
+	t.Run("after it ended", func(t *testing.T) { ended(t, dial(t)) })
 }

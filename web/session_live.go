@@ -40,6 +40,8 @@ func (s *Server) streamSession(c echo.Context) error {
 	if _, err := s.deps.Sessions.GetSession(c.Request().Context(), id); err != nil {
 		return err
 	}
+	v := viewer{sessionID: id, after: after}
+	v.csrf, _ = c.Get(csrfKey).(string)
 	// Subscribe before reading the backlog, so that no frame falls between.
 	sub := s.deps.Hub.Subscribe(id)
 	upgrader := websocket.Upgrader{
@@ -61,15 +63,22 @@ func (s *Server) streamSession(c echo.Context) error {
 	s.wsWG.Add(1)
 	go func() {
 		defer s.wsWG.Done()
-		s.pumpSession(conn, sub, id, after)
+		s.pumpSession(conn, sub, v)
 	}()
 	return nil
+}
+
+// viewer is what a live stream knows of the page it feeds.
+type viewer struct {
+	sessionID int64
+	after     int64  // the newest frame the page shows
+	csrf      string // the viewer's CSRF token, for the forms streamed to it
 }
 
 // pumpSession owns conn: one reader goroutine for control frames, and this
 // goroutine as the only writer. It returns when the viewer leaves, falls
 // behind, or the dashboard closes, and tells the viewer why in a close frame.
-func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, sessionID, after int64) {
+func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v viewer) {
 	defer conn.Close()
 	defer sub.Close()
 	ctx, cancel := context.WithCancel(s.ctx)
@@ -83,7 +92,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 		close(finished)
 		<-watched
 		if sub.Dropped() {
-			s.deps.Log.Warn("live viewer cut off: it fell behind", "session", sessionID)
+			s.deps.Log.Warn("live viewer cut off: it fell behind", "session", v.sessionID)
 		}
 	}()
 
@@ -99,7 +108,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 		}
 	}()
 
-	code, reason := s.stream(ctx, conn, sub, sessionID, after)
+	code, reason := s.stream(ctx, conn, sub, v)
 	if s.ctx.Err() != nil {
 		code, reason = websocket.CloseGoingAway, "dashboard closing"
 	}
@@ -108,9 +117,9 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, se
 
 // stream writes the backlog, the waiting inputs, then each event, until
 // something ends it; it returns the close code and reason to send.
-func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, sessionID, after int64) (int, string) {
+func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, v viewer) (int, string) {
 	const lost = "write failed"
-	last := after
+	sessionID, last := v.sessionID, v.after
 	if ok, err := s.sendBacklog(ctx, conn, sessionID, &last); err != nil {
 		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
 		return websocket.CloseInternalServerErr, "could not read the session's frames"
@@ -125,6 +134,14 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 	}
 	if !s.sendFragment(conn, views.InputsPanel(sessionID, inputs, true)) {
 		return websocket.CloseInternalServerErr, lost
+	}
+	// A session that ended before the subscription began sent its last
+	// event to nobody here.
+	if !s.deps.Pool.IsLive(sessionID) {
+		if sess, err := s.deps.Sessions.GetSession(ctx, sessionID); err == nil && !sess.Live() &&
+			!s.sendFragment(conn, views.SessionEndedSwap(sess, v.csrf)) {
+			return websocket.CloseInternalServerErr, lost
+		}
 	}
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
@@ -145,6 +162,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 				return websocket.CloseNormalClosure, "stream ended"
 			}
 			if ev.Session != nil && !s.sendFragment(conn, views.SessionStatusSwap(*ev.Session)) {
+				return websocket.CloseInternalServerErr, lost
+			}
+			if ev.Session != nil && !ev.Session.Live() && !s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf)) {
 				return websocket.CloseInternalServerErr, lost
 			}
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserEndedSessionOffersToConnectAgain watches the demo server's
+// page while its session is closed from elsewhere: the tool cards give way
+// to a notice with "Connect again", the panel says the session ended
+// rather than "live" or "disconnected", and "Connect again" brings the
+// tools back on a new session.
+func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	demoHref := p.openDemoServerLink(srv.URL)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	first := strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
+		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
+
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+first, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	p.do("wait for the end of the session", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="session-ended"]`)))
+	if n := e2eEval[int](p, "count the tool cards", "", `document.querySelectorAll('[data-testid="tool"]').length`); n != 0 {
+		t.Errorf("the ended session still offers %d tool cards", n)
+	}
+	if got := p.text(`[data-ws-status]`); got != "session ended" {
+		t.Errorf("the traffic panel says %q, want %q", got, "session ended")
+	}
+	if e2eEval[bool](p, "look for Disconnect", "", `(() => { const b = document.querySelector('[data-testid="disconnect"]'); return !!b && b.offsetParent !== null; })()`) {
+		t.Error("the ended session's page still offers Disconnect")
+	}
+	if got := p.text(`[data-testid="session-status"]`); !strings.Contains(got, "closed") {
+		t.Errorf("the session's badge says %q, want closed", got)
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "session-ended", `[data-testid="session-ended"]`)
+	}
+
+	p.do("click Connect again", `[data-testid="session-ended"]`,
+		chromedp.Click(chromedp.CSS(`[data-testid="reconnect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
+	second := strings.TrimPrefix(e2eEval[string](p, "find the new session link", `[data-testid="connection"]`,
+		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
+	if second == first || second == "" {
+		t.Errorf("Connect again left the page on session %q (was %s)", second, first)
+	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
