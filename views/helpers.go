@@ -27,23 +27,56 @@ func csrfHeader(token string) string {
 	return string(b)
 }
 
-// prettyJSON indents body when it is JSON and returns it unchanged otherwise.
+// prettyJSON indents body when it is JSON, with markup escapes undone
+// (see unescapeMarkup), and returns it unchanged otherwise.
 func prettyJSON(body []byte) string {
 	var out bytes.Buffer
 	if json.Indent(&out, body, "", "  ") == nil {
-		return out.String()
+		return unescapeMarkup(out.String())
 	}
 	return string(body)
 }
+
+// unescapeMarkup turns the escapes \u003c, \u003e and \u0026, which Go's
+// and other JSON encoders write for <, > and &, back into those characters
+// in JSON text, so that a person reads <b> as the sender meant it; other
+// escapes stay as they are. Pages escape the result as HTML like any text.
+func unescapeMarkup(s string) string {
+	if !strings.Contains(s, `\u00`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			if c, ok := markupEscapes[strings.ToLower(s[i+2:i+6])]; ok {
+				b.WriteByte(c)
+				i += 5
+				continue
+			}
+		}
+		// Another escape, copied whole so that an escaped backslash is not
+		// taken for the start of the next escape.
+		b.WriteString(s[i : i+2])
+		i++
+	}
+	return b.String()
+}
+
+var markupEscapes = map[string]byte{"003c": '<', "003e": '>', "0026": '&'}
 
 // prettyJSONHead indents the first bytes of a JSON body the way prettyJSON
 // indents a whole one, tolerating the cut; a body that does not start as a
 // JSON object or array is returned as text.
 func prettyJSONHead(head string) string {
-	trimmed := strings.TrimLeft(head, " \t\r\n")
-	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+	if !looksLikeJSON([]byte(head)) {
 		return head
 	}
+	trimmed := strings.TrimLeft(head, " \t\r\n")
 	var out strings.Builder
 	depth, inString, escaped, emptyOpen := 0, false, false, false
 	newline := func() {
@@ -93,7 +126,7 @@ func prettyJSONHead(head string) string {
 			out.WriteByte(c)
 		}
 	}
-	return out.String()
+	return unescapeMarkup(out.String())
 }
 
 // textHead returns at most the first n bytes of body as text, cut at a

@@ -61,3 +61,21 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestUnescapeMarkup(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"markup escapes", `"\u003cb\u003ex\u003c/b\u003e \u0026 y"`, `"<b>x</b> & y"`},
+		{"upper-case hex", `"\u003Cb\u003E"`, `"<b>"`},
+		{"other escapes stay", `"\u00e9 \n \" \u2028"`, `"\u00e9 \n \" \u2028"`},
+		{"an escaped backslash is not an escape", `"\\u003c"`, `"\\u003c"`},
+		{"cut escape", `"\u003`, `"\u003`},
+		{"nothing to do", `{"a":1}`, `{"a":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := unescapeMarkup(tt.in); got != tt.want {
+				t.Errorf("unescapeMarkup(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}

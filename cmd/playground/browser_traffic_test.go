@@ -85,6 +85,12 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
 		p.screenshot(dir, "session-paged", previews)
 	}
+	// Rows are compact until opened.
+	if e2eEval[bool](p, "look for the Show all button", "", `(() => { const b = document.querySelector('`+previews+` [data-testid="show-body"]'); return b.checkVisibility(); })()`) {
+		t.Error("a closed row shows its body")
+	}
+	rowID := e2eEval[string](p, "find the long echo's row", "", `document.querySelector('`+previews+`').closest("details").id`)
+	p.do("open the long echo's row", previews, chromedp.Click(chromedp.CSS("#"+rowID+" > summary")))
 	p.do("click Show all", previews, chromedp.Click(chromedp.CSS(previews+` [data-testid="show-body"]`)))
 	p.waitJS("wait for the whole body", "", `(() => {
 		const b = document.querySelector('[data-testid="whole-body"]');
