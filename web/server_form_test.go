@@ -174,3 +174,26 @@ func TestServerFormSplitsCommandLine(t *testing.T) {
 		t.Errorf("servers = %+v", list)
 	}
 }
+
+func TestServerFormWithoutScript(t *testing.T) {
+	d := MustDashboard(t)
+	r := d.get(t, "/servers/new")
+	if r.Status != http.StatusOK {
+		t.Fatalf("status %d", r.Status)
+	}
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"stdio section, not hidden", `<fieldset data-transports="stdio" data-testid="stdio-fields">`},
+		{"http section, not hidden", `<fieldset data-transports="http sse" data-testid="http-fields">`},
+		{"hint on which section counts", `data-transport-hint>Fill in only the section of the transport you choose`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(r.Body, tt.want) {
+				t.Errorf("the form lacks %s", tt.want)
+			}
+		})
+	}
+}
