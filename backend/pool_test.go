@@ -249,6 +249,11 @@ func countFrames(t *testing.T, e *env, sessionID int64, method string, typ backe
 
 func TestPoolConnectFailures(t *testing.T) {
 	e := MustEnv(t)
+	// A program that is there when saved and gone when connected.
+	gone := filepath.Join(t.TempDir(), "mcp-server")
+	if err := os.WriteFile(gone, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		server backend.Server
@@ -256,7 +261,7 @@ func TestPoolConnectFailures(t *testing.T) {
 	}{
 		{"refused URL", httpServer("refused", refusedURL(t)), "connect failed"},
 		{"stdio server exits at once", backend.Server{Name: "exits", Transport: backend.TransportStdio, Command: "sh", Args: []string{"-c", "exit 3"}}, "connect failed"},
-		{"stdio command missing", backend.Server{Name: "missing", Transport: backend.TransportStdio, Command: "/nonexistent/mcp-server"}, "connect failed"},
+		{"stdio command missing", backend.Server{Name: "missing", Transport: backend.TransportStdio, Command: gone}, "connect failed"},
 		{"stdio server writes garbage and exits", backend.Server{Name: "garbage", Transport: backend.TransportStdio, Command: "sh",
 			Args: []string{"-c", "read line; echo not-json; echo oops >&2; exit 4"}}, "exit status 4"},
 	}
@@ -264,6 +269,11 @@ func TestPoolConnectFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := testContext(t)
 			srvID := e.MustServer(t, tt.server)
+			if tt.server.Command == gone {
+				if err := os.Remove(gone); err != nil {
+					t.Fatal(err)
+				}
+			}
 			sess, err := e.pool.Connect(ctx, srvID)
 			if backend.ErrorCodeOf(err) != backend.EUnavailable {
 				t.Fatalf("Connect error = %v, want EUnavailable", err)

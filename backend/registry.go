@@ -34,15 +34,17 @@ func (r *Registry) Get(ctx context.Context, id int64) (Server, error) {
 	return r.store.GetServer(ctx, id)
 }
 
-// Create validates and stores a new server, returning its id.
+// Create normalizes (Server.Normalized), validates and stores a new
+// server, returning its id.
 func (r *Registry) Create(ctx context.Context, s Server) (int64, error) {
+	s = s.Normalized()
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
 	return r.store.CreateServer(ctx, s)
 }
 
-// Update validates and saves s over the server with s.ID. A connected
+// Update normalizes (Server.Normalized), validates and saves s over the server with s.ID. A connected
 // session keeps the settings it was opened with. s may come from a form
 // filled with the stored server's Redacted copy: each secret still shown
 // redacted keeps its stored value (header values and URL parts only while
@@ -53,7 +55,7 @@ func (r *Registry) Update(ctx context.Context, s Server) error {
 	if err != nil {
 		return err
 	}
-	s, fields := restoreSecrets(s, stored)
+	s, fields := restoreSecrets(s.Normalized(), stored)
 	if err := s.Validate(); err != nil {
 		var e *Error
 		if errors.As(err, &e) {

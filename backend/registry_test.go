@@ -1,6 +1,7 @@
 package backend_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
@@ -13,7 +14,7 @@ func TestRegistryValidatesBeforeSaving(t *testing.T) {
 	if backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("Create(invalid) = %v, want EInvalid", err)
 	}
-	id := e.MustServer(t, backend.Server{Name: "ok", Transport: backend.TransportStdio, Command: "x"})
+	id := e.MustServer(t, backend.Server{Name: "ok", Transport: backend.TransportStdio, Command: "sh"})
 	bad := backend.Server{ID: id, Name: "ok", Transport: backend.TransportHTTP, URL: "not a url"}
 	if err := e.reg.Update(ctx, bad); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("Update(invalid) = %v, want EInvalid", err)
@@ -32,7 +33,7 @@ func TestRegistryValidatesBeforeSaving(t *testing.T) {
 func TestRegistrySeedDemo(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	demo := backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "/usr/local/bin/playground", Args: []string{"demo-server"}}
+	demo := backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "/bin/true", Args: []string{"demo-server"}}
 
 	if err := e.reg.SeedDemo(ctx, demo); err != nil {
 		t.Fatalf("SeedDemo: %v", err)
@@ -60,13 +61,35 @@ func TestRegistrySeedDemo(t *testing.T) {
 
 	t.Run("name already taken by the user", func(t *testing.T) {
 		e := MustEnv(t)
-		e.MustServer(t, backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "mine"})
+		e.MustServer(t, backend.Server{Name: "Demo server", Transport: backend.TransportStdio, Command: "sh"})
 		if err := e.reg.SeedDemo(ctx, demo); err != nil {
 			t.Fatalf("SeedDemo with the name taken: %v", err)
 		}
 		list, _ := e.reg.List(ctx)
-		if len(list) != 1 || list[0].Command != "mine" {
+		if len(list) != 1 || list[0].Command != "sh" {
 			t.Errorf("the user's server was replaced: %+v", list)
 		}
 	})
+}
+
+func TestRegistrySavesWhatWasChosen(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	id := e.MustServer(t, backend.Server{Name: " Everything (npx) ", Transport: backend.TransportStdio, Command: "sh -c 'exec cat'",
+		URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"X-Key": "k"}})
+	got, err := e.reg.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Everything (npx)" || got.Command != "sh" || !slices.Equal(got.Args, []string{"-c", "exec cat"}) || got.URL != "" || len(got.Headers) != 0 {
+		t.Errorf("saved %+v", got)
+	}
+	up := backend.Server{ID: id, Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp",
+		Command: "sh", Args: []string{"x"}, Env: map[string]string{"A": "1"}, Dir: "/tmp"}
+	if err := e.reg.Update(ctx, up); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = e.reg.Get(ctx, id); got.Command != "" || len(got.Args) != 0 || len(got.Env) != 0 || got.Dir != "" {
+		t.Errorf("updated %+v", got)
+	}
 }

@@ -2,10 +2,16 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Transport names how the playground reaches a server.
@@ -66,23 +72,54 @@ type ServerStore interface {
 	DeleteServer(ctx context.Context, id int64) error
 }
 
+// MaxServerNameLen is the most characters (runes) a server name may have.
+const MaxServerNameLen = 64
+
 var (
-	serverNamePattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$`)
-	envKeyPattern     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	headerKeyPattern  = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	envKeyPattern    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	headerKeyPattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 )
 
-// Validate checks s and returns an EInvalid *Error whose Fields name every
-// offending form field (name, transport, command, dir, env, url, headers), or nil.
+// Normalized returns s as the registry saves it: the name trimmed; the
+// settings of the transports not chosen cleared (Command, Args, Env and Dir
+// belong to stdio; URL and Headers to http and sse); and, for stdio, a
+// command line typed whole into Command while Args is empty split into the
+// program and its arguments (SplitCommand), unless Command names an
+// existing file as it stands. A command line that cannot be split is left
+// as it is, for Validate to report. An unknown transport keeps every field.
+func (s Server) Normalized() Server {
+	s.Name = strings.TrimSpace(s.Name)
+	switch s.Transport {
+	case TransportStdio:
+		s.URL, s.Headers = "", nil
+		s.Command = strings.TrimSpace(s.Command)
+		if len(s.Args) == 0 && hasBlank(s.Command) && !isFile(s.Command, s.Dir) {
+			if words, err := SplitCommand(s.Command); err == nil {
+				s.Command, s.Args = words[0], words[1:]
+			}
+		}
+	case TransportHTTP, TransportSSE:
+		s.Command, s.Args, s.Env, s.Dir = "", nil, nil, ""
+	}
+	return s
+}
+
+// Validate checks s, as Normalized returns it, and returns an EInvalid
+// *Error whose Fields name every offending form field (name, transport,
+// era, command, env, url, headers), or nil. The name must be 1 to
+// MaxServerNameLen characters of printable text once trimmed. A stdio
+// command must name a program this host can start: a bare name is looked
+// up on the PATH, a path (relative to Dir when relative) must be an
+// executable file. Validate reads the file system for that, and nothing else.
 func (s Server) Validate() error {
 	fields := map[string]string{}
-	if !serverNamePattern.MatchString(s.Name) {
-		fields["name"] = "Name is required: 1–64 letters, digits, spaces, dots, dashes or underscores."
+	if msg := nameProblem(strings.TrimSpace(s.Name)); msg != "" {
+		fields["name"] = msg
 	}
 	switch s.Transport {
 	case TransportStdio:
-		if strings.TrimSpace(s.Command) == "" {
-			fields["command"] = "Command is required for a stdio server."
+		if msg := commandProblem(s); msg != "" {
+			fields["command"] = msg
 		}
 		for k := range s.Env {
 			if !envKeyPattern.MatchString(k) {
@@ -113,4 +150,71 @@ func (s Server) Validate() error {
 		return nil
 	}
 	return &Error{Code: EInvalid, Message: "The server settings are not valid.", Fields: fields}
+}
+
+// nameProblem says what is wrong with a trimmed server name, or "".
+func nameProblem(name string) string {
+	switch n := utf8.RuneCountInString(name); {
+	case name == "":
+		return "Name is required."
+	case !utf8.ValidString(name):
+		return "Name must be text (UTF-8)."
+	case n > MaxServerNameLen:
+		return fmt.Sprintf("Name is at most %d characters; this one has %d.", MaxServerNameLen, n)
+	}
+	for _, r := range name {
+		if !unicode.IsGraphic(r) {
+			return "Name must be printable text: no line breaks, tabs or other control characters."
+		}
+	}
+	return ""
+}
+
+// commandProblem says what is wrong with the command of a stdio server, or "".
+func commandProblem(s Server) string {
+	cmd := strings.TrimSpace(s.Command)
+	if cmd == "" {
+		return "Command is required for a stdio server."
+	}
+	if hasBlank(cmd) && !isFile(cmd, s.Dir) {
+		if len(s.Args) > 0 {
+			return "Command holds spaces while Arguments are filled in: put only the program in Command and each argument on its own line in Arguments, or clear Arguments to have the command line split into them."
+		}
+		if _, err := SplitCommand(cmd); err != nil {
+			return "Command cannot be split into a program and its arguments: " + err.Error() + "."
+		}
+		return "" // Normalized splits it; the program is checked then.
+	}
+	if !strings.ContainsRune(cmd, '/') {
+		if _, err := exec.LookPath(cmd); err != nil {
+			return fmt.Sprintf("There is no program named %q on this machine's PATH: install it, or give its full path.", cmd)
+		}
+		return ""
+	}
+	path := cmd
+	if !filepath.IsAbs(path) && s.Dir != "" {
+		path = filepath.Join(s.Dir, path)
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("There is no program at %s on this machine.", path)
+	case fi.IsDir():
+		return path + " is a directory, not a program."
+	case fi.Mode().Perm()&0o111 == 0:
+		return path + " is not executable (chmod +x it)."
+	}
+	return ""
+}
+
+func hasBlank(s string) bool { return strings.ContainsAny(s, " \t\n") }
+
+// isFile reports whether path, relative to dir when relative and dir is
+// set, names an existing regular file.
+func isFile(path, dir string) bool {
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }

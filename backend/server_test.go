@@ -2,6 +2,8 @@ package backend_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -11,8 +13,12 @@ import (
 )
 
 func TestServerValidate(t *testing.T) {
+	plain := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(plain, []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stdio := func(mod func(*backend.Server)) backend.Server {
-		s := backend.Server{Name: "My server", Transport: backend.TransportStdio, Command: "npx", Args: []string{"-y", "x"}}
+		s := backend.Server{Name: "My server", Transport: backend.TransportStdio, Command: "sh", Args: []string{"-c", "exec cat"}}
 		if mod != nil {
 			mod(&s)
 		}
@@ -39,11 +45,26 @@ func TestServerValidate(t *testing.T) {
 		{"unicode name", stdio(func(s *backend.Server) { s.Name = "Ünïcode сервер" }), nil},
 		{"name 64 chars", stdio(func(s *backend.Server) { s.Name = strings.Repeat("n", 64) }), nil},
 
+		{"name with parentheses", stdio(func(s *backend.Server) { s.Name = "Everything (npx)" }), nil},
+		{"name with slash", stdio(func(s *backend.Server) { s.Name = "a/b" }), nil},
+		{"name with markup", stdio(func(s *backend.Server) { s.Name = "<script>" }), nil},
+		{"name with symbols", stdio(func(s *backend.Server) { s.Name = "Team #1: GitHub @work, 100% + \"quotes\" 🚀" }), nil},
+		{"name 64 runes", stdio(func(s *backend.Server) { s.Name = strings.Repeat("é", 64) }), nil},
+
 		{"empty name", stdio(func(s *backend.Server) { s.Name = "" }), []string{"name"}},
+		{"blank name", stdio(func(s *backend.Server) { s.Name = " \t " }), []string{"name"}},
 		{"name 65 chars", stdio(func(s *backend.Server) { s.Name = strings.Repeat("n", 65) }), []string{"name"}},
-		{"name starts with space", stdio(func(s *backend.Server) { s.Name = " x" }), []string{"name"}},
-		{"name with slash", stdio(func(s *backend.Server) { s.Name = "a/b" }), []string{"name"}},
-		{"name with markup", stdio(func(s *backend.Server) { s.Name = "<script>" }), []string{"name"}},
+		{"name with a newline", stdio(func(s *backend.Server) { s.Name = "a\nb" }), []string{"name"}},
+		{"name with a tab", stdio(func(s *backend.Server) { s.Name = "a\tb" }), []string{"name"}},
+		{"name with an escape", stdio(func(s *backend.Server) { s.Name = "a\x1b[31mb" }), []string{"name"}},
+		{"name with a bidi override", stdio(func(s *backend.Server) { s.Name = "a\u202eb" }), []string{"name"}},
+		{"name not UTF-8", stdio(func(s *backend.Server) { s.Name = "a\xffb" }), []string{"name"}},
+		{"command not on PATH", stdio(func(s *backend.Server) { s.Command = "no-such-program-mcp" }), []string{"command"}},
+		{"command path missing", stdio(func(s *backend.Server) { s.Command = "/nonexistent/mcp-server" }), []string{"command"}},
+		{"command path a directory", stdio(func(s *backend.Server) { s.Command = "/" }), []string{"command"}},
+		{"command path not executable", stdio(func(s *backend.Server) { s.Command = plain }), []string{"command"}},
+		{"command line with args", stdio(func(s *backend.Server) { s.Command = "npx -y pkg" }), []string{"command"}},
+		{"command line unterminated quote", stdio(func(s *backend.Server) { s.Command, s.Args = "sh -c 'exec cat", nil }), []string{"command"}},
 		{"stdio without command", stdio(func(s *backend.Server) { s.Command = "  " }), []string{"command"}},
 		{"env key with dash", stdio(func(s *backend.Server) { s.Env = map[string]string{"BAD-KEY": "1"} }), []string{"env"}},
 		{"env key starting with digit", stdio(func(s *backend.Server) { s.Env = map[string]string{"1X": "1"} }), []string{"env"}},
@@ -117,6 +138,83 @@ func TestErrorHelpers(t *testing.T) {
 			}
 			if got := backend.ErrorMessageOf(tt.err); got != tt.message {
 				t.Errorf("ErrorMessageOf = %q, want %q", got, tt.message)
+			}
+		})
+	}
+}
+
+func TestServerNormalized(t *testing.T) {
+	spaced := filepath.Join(t.TempDir(), "my server")
+	if err := os.WriteFile(spaced, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		in   backend.Server
+		want backend.Server
+	}{
+		{"name trimmed",
+			backend.Server{Name: "  Everything (npx) \t", Transport: backend.TransportStdio, Command: "npx"},
+			backend.Server{Name: "Everything (npx)", Transport: backend.TransportStdio, Command: "npx"}},
+		{"command line split",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: " npx -y pkg "},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "npx", Args: []string{"-y", "pkg"}}},
+		{"quoted words kept whole",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: `sh -c 'exec cat' "a b"`},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "sh", Args: []string{"-c", "exec cat", "a b"}}},
+		{"command with args not split",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}}},
+		{"unsplittable command left for Validate",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "sh -c 'x"},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "sh -c 'x"}},
+		{"existing program with a space in its path not split",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: spaced},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: spaced}},
+		{"stdio drops http settings",
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "npx", URL: "http://x/mcp", Headers: map[string]string{"A": "b"}},
+			backend.Server{Name: "e", Transport: backend.TransportStdio, Command: "npx"}},
+		{"http drops stdio settings",
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp", Command: "npx -y pkg", Args: []string{"a"}, Env: map[string]string{"A": "b"}, Dir: "/tmp"},
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp"}},
+		{"sse drops stdio settings",
+			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse", Command: "npx", Dir: "/tmp"},
+			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse"}},
+		{"unknown transport keeps everything for Validate",
+			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"},
+			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.in.Normalized(); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Normalized() =\n%+v, want\n%+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestServerValidateMessages(t *testing.T) {
+	tests := []struct {
+		name    string
+		server  backend.Server
+		field   string
+		message string
+	}{
+		{"empty name", backend.Server{Transport: backend.TransportStdio, Command: "sh"}, "name", "Name is required."},
+		{"long name", backend.Server{Name: strings.Repeat("n", 70), Transport: backend.TransportStdio, Command: "sh"}, "name", "at most 64 characters"},
+		{"control character", backend.Server{Name: "a\nb", Transport: backend.TransportStdio, Command: "sh"}, "name", "control characters"},
+		{"not on PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp"}, "command", `no program named "no-such-program-mcp" on this machine's PATH`},
+		{"spaces and args", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}}, "command", "Arguments"},
+		{"unterminated quote", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh -c 'x"}, "command", "unterminated single quote"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var e *backend.Error
+			if err := tt.server.Validate(); !errors.As(err, &e) {
+				t.Fatalf("Validate() = %v, want an *Error", err)
+			}
+			if msg := e.Fields[tt.field]; !strings.Contains(msg, tt.message) {
+				t.Errorf("Fields[%q] = %q, want it to contain %q", tt.field, msg, tt.message)
 			}
 		})
 	}

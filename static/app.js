@@ -36,7 +36,34 @@
       status.textContent = "disconnected — reload to resume"; status.className = "ws-status bad";
     }
   });
+
+  // Server form: only the section of the chosen transport shows; the
+  // others are hidden and disabled, so they are not sent either. Without
+  // script every section stays visible, with a hint saying which counts.
+  function followTransport(select) {
+    var form = select.form;
+    function show() {
+      form.querySelectorAll("[data-transports]").forEach(function (section) {
+        var on = section.getAttribute("data-transports").split(" ").indexOf(select.value) >= 0;
+        section.hidden = !on;
+        section.disabled = !on;
+      });
+    }
+    form.querySelectorAll("[data-transport-hint]").forEach(function (hint) { hint.hidden = true; });
+    select.addEventListener("change", show);
+    show();
+  }
+
+  // A form re-rendered with errors puts the cursor in the first field in
+  // error, where the user has to look.
+  function focusFirstError(form) {
+    var field = form.querySelector("[aria-invalid=true]");
+    if (field) field.focus();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
+    document.querySelectorAll("select[data-transport-select]").forEach(followTransport);
+    document.querySelectorAll("form[data-testid=server-form]").forEach(focusFirstError);
   });
 })();

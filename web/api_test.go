@@ -25,8 +25,19 @@ func TestAPIServers(t *testing.T) {
 	if strings.Join(created.HeaderNames, ",") != "Authorization,X-Trace" {
 		t.Errorf("headerNames = %v", created.HeaderNames)
 	}
-	d.MustAPIServer(t, map[string]any{"name": "local", "transport": "stdio", "command": "node", "args": []string{"x.js"},
+	d.MustAPIServer(t, map[string]any{"name": "local", "transport": "stdio", "command": "sh", "args": []string{"x.sh"},
 		"env": map[string]string{"API_KEY": "top-secret-env"}})
+
+	t.Run("a whole command line is split and other transports' settings dropped", func(t *testing.T) {
+		got := d.MustAPIServer(t, map[string]any{"name": "Everything (npx)", "transport": "stdio", "command": "sh -c 'exec cat'",
+			"url": "http://127.0.0.1:9/mcp", "headers": map[string]string{"X-Key": "k"}})
+		if got.Name != "Everything (npx)" || got.Command != "sh" || strings.Join(got.Args, "|") != "-c|exec cat" || got.URL != "" || len(got.HeaderNames) != 0 {
+			t.Errorf("created = %+v", got)
+		}
+		if err := d.reg.Delete(t.Context(), got.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	t.Run("list leaks no secret values", func(t *testing.T) {
 		var list []apiServer
@@ -56,9 +67,12 @@ func TestAPIServers(t *testing.T) {
 		{"invalid settings", `{"name":"","transport":"http","url":"nope"}`, http.StatusUnprocessableEntity, []string{"name", "url"}},
 		{"bad transport", `{"name":"x","transport":"websocket"}`, http.StatusUnprocessableEntity, []string{"transport"}},
 		{"sse needs a url", `{"name":"x","transport":"sse"}`, http.StatusUnprocessableEntity, []string{"url"}},
-		{"bad era", `{"name":"x","transport":"stdio","command":"x","era":"future"}`, http.StatusUnprocessableEntity, []string{"era"}},
-		{"duplicate name", `{"name":"remote","transport":"stdio","command":"x"}`, http.StatusConflict, []string{"name"}},
-		{"unknown field", `{"name":"x","transport":"stdio","command":"x","shell":true}`, http.StatusUnprocessableEntity, nil},
+		{"bad era", `{"name":"x","transport":"stdio","command":"sh","era":"future"}`, http.StatusUnprocessableEntity, []string{"era"}},
+		{"duplicate name", `{"name":"remote","transport":"stdio","command":"sh"}`, http.StatusConflict, []string{"name"}},
+		{"unknown field", `{"name":"x","transport":"stdio","command":"sh","shell":true}`, http.StatusUnprocessableEntity, nil},
+		{"command not on PATH", `{"name":"x","transport":"stdio","command":"no-such-program-mcp"}`, http.StatusUnprocessableEntity, []string{"command"}},
+		{"command line and args", `{"name":"x","transport":"stdio","command":"npx -y","args":["pkg"]}`, http.StatusUnprocessableEntity, []string{"command"}},
+		{"name with a newline", `{"name":"a\nb","transport":"stdio","command":"sh"}`, http.StatusUnprocessableEntity, []string{"name"}},
 		{"not JSON", `{"name":`, http.StatusUnprocessableEntity, nil},
 		{"wrong type", `{"name":1}`, http.StatusUnprocessableEntity, nil},
 	}

@@ -302,6 +302,7 @@ type apiServer struct {
 	Transport   string   `json:"transport"`
 	URL         string   `json:"url"`
 	Command     string   `json:"command"`
+	Args        []string `json:"args"`
 	EnvNames    []string `json:"envNames"`
 	HeaderNames []string `json:"headerNames"`
 }

@@ -30,15 +30,26 @@ func TestServerFormValidation(t *testing.T) {
 		message string   // substring of the error messages shown
 	}{
 		{"empty", form("transport", "stdio"), []string{"name", "command"}, "Name is required"},
-		{"bad name", form("name", "a/b", "transport", "stdio", "command", "x"), []string{"name"}, "letters, digits"},
-		{"no transport", form("name", "ok", "command", "x"), []string{"transport"}, "Choose stdio, http or sse"},
-		{"env line without =", form("name", "ok", "transport", "stdio", "command", "x", "env", "GOOD=1\nBROKEN"), []string{"env"}, "BROKEN"},
+		{"name too long", form("name", strings.Repeat("n", 65), "transport", "stdio", "command", "sh"), []string{"name"}, "at most 64 characters; this one has 65"},
+		{"name with a control character", form("name", "a\x07b", "transport", "stdio", "command", "sh"), []string{"name"}, "printable text"},
+		{"no transport", form("name", "ok", "command", "sh"), []string{"transport"}, "Choose stdio, http or sse"},
+		{"env line without =", form("name", "ok", "transport", "stdio", "command", "sh", "env", "GOOD=1\nBROKEN"), []string{"env"}, "BROKEN"},
+		{"command not on PATH", form("name", "ok", "transport", "stdio", "command", "no-such-program-mcp"), []string{"command"},
+			`no program named "no-such-program-mcp" on this machine's PATH`},
+		{"command line with arguments", form("name", "ok", "transport", "stdio", "command", "npx -y", "args", "pkg"), []string{"command"},
+			"each argument on its own line"},
+		{"command line unterminated", form("name", "ok", "transport", "stdio", "command", "sh -c 'exec cat"), []string{"command"},
+			"unterminated single quote"},
+		{"command error reported with a parse error", form("name", "ok", "transport", "stdio", "command", "no-such-program-mcp", "env", "BROKEN"),
+			[]string{"command", "env"}, ""},
+		{"other transport's broken lines ignored", form("name", "ok", "transport", "http", "url", "ftp://x", "env", "BROKEN", "command", "nope"),
+			[]string{"url"}, "http://"},
 		{"env error reported with the others", form("transport", "stdio", "env", "BROKEN"), []string{"name", "command", "env"}, ""},
-		{"bad env name", form("name", "ok", "transport", "stdio", "command", "x", "env", "1BAD=x"), []string{"env"}, "1BAD"},
+		{"bad env name", form("name", "ok", "transport", "stdio", "command", "sh", "env", "1BAD=x"), []string{"env"}, "1BAD"},
 		{"bad url", form("name", "ok", "transport", "http", "url", "ftp://x"), []string{"url"}, "http://"},
 		{"header line without colon", form("name", "ok", "transport", "http", "url", "http://127.0.0.1:1/mcp", "headers", "Authorization Bearer x"), []string{"headers"}, "name:value"},
 		{"bad header name", form("name", "ok", "transport", "http", "url", "http://127.0.0.1:1/mcp", "headers", "Bad Header: x"), []string{"headers"}, "Bad Header"},
-		{"duplicate name", form("name", "taken", "transport", "stdio", "command", "x"), []string{"name"}, "already taken"},
+		{"duplicate name", form("name", "taken", "transport", "stdio", "command", "sh"), []string{"name"}, "already taken"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,14 +99,14 @@ func TestServerFormCreateAndEdit(t *testing.T) {
 	d := MustDashboard(t)
 	token := d.MustCSRF(t)
 	r := d.postForm(t, "/servers", url.Values{"_csrf": {token}, "name": {"  spaced  "}, "transport": {"stdio"},
-		"command": {" node "}, "args": {"dist/index.js\r\n\r\n stdio \n"}, "env": {"A=1\nB = two words"}})
+		"command": {" sh "}, "args": {"dist/index.js\r\n\r\n stdio \n"}, "env": {"A=1\nB = two words"}})
 	if r.Status != http.StatusSeeOther {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
 	loc := r.Header.Get("Location")
 	var list []apiServer
 	d.api(t, http.MethodGet, "/api/v1/servers", nil, &list)
-	if len(list) != 1 || list[0].Name != "spaced" || list[0].Command != "node" {
+	if len(list) != 1 || list[0].Name != "spaced" || list[0].Command != "sh" {
 		t.Fatalf("servers = %+v", list)
 	}
 	srv, err := d.reg.Get(t.Context(), list[0].ID)
@@ -140,4 +151,49 @@ func TestServerFormCreateAndEdit(t *testing.T) {
 			t.Errorf("second delete: %d", r.Status)
 		}
 	})
+}
+
+func TestServerFormSplitsCommandLine(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	r := d.postForm(t, "/servers", url.Values{"_csrf": {token}, "name": {"Everything (npx)"}, "transport": {"stdio"},
+		"command": {`sh -c 'exec cat'`}, "args": {""}, "url": {"http://127.0.0.1:9/mcp"}, "headers": {"not a header line"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	page := d.get(t, r.Header.Get("Location"))
+	body := html.UnescapeString(page.Body)
+	for _, want := range []string{"<h1>Everything (npx)</h1>", `data-testid="server-command">sh<`, `data-testid="server-arg">-c<`, `data-testid="server-arg">exec cat<`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("server page lacks %s", want)
+		}
+	}
+	var list []apiServer
+	d.api(t, http.MethodGet, "/api/v1/servers", nil, &list)
+	if len(list) != 1 || list[0].Command != "sh" || strings.Join(list[0].Args, "|") != "-c|exec cat" || list[0].URL != "" {
+		t.Errorf("servers = %+v", list)
+	}
+}
+
+func TestServerFormWithoutScript(t *testing.T) {
+	d := MustDashboard(t)
+	r := d.get(t, "/servers/new")
+	if r.Status != http.StatusOK {
+		t.Fatalf("status %d", r.Status)
+	}
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"stdio section, not hidden", `<fieldset data-transports="stdio" data-testid="stdio-fields">`},
+		{"http section, not hidden", `<fieldset data-transports="http sse" data-testid="http-fields">`},
+		{"hint on which section counts", `data-transport-hint>Fill in only the section of the transport you choose`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(r.Body, tt.want) {
+				t.Errorf("the form lacks %s", tt.want)
+			}
+		})
+	}
 }

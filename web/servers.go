@@ -101,7 +101,9 @@ func (s *Server) deleteServer(c echo.Context) error {
 }
 
 // readServerForm reads the server form as typed, and the server it
-// describes; lines that cannot be parsed become field errors.
+// describes: only the chosen transport's fields are read, so that the
+// other section of the form is ignored. Lines that cannot be parsed
+// become field errors, reported together with the registry's own checks.
 func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 	f := views.ServerForm{
 		Name: strings.TrimSpace(c.FormValue("name")), Transport: c.FormValue("transport"), Era: c.FormValue("era"),
@@ -109,10 +111,10 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 		Dir: strings.TrimSpace(c.FormValue("dir")), URL: strings.TrimSpace(c.FormValue("url")), Headers: c.FormValue("headers"),
 		Errors: map[string]string{},
 	}
-	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Era: backend.Era(f.Era), Dir: f.Dir}
+	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Era: backend.Era(f.Era)}
 	switch srv.Transport {
 	case backend.TransportStdio:
-		srv.Command, srv.Args = f.Command, nonEmptyLines(f.Args)
+		srv.Command, srv.Args, srv.Dir = f.Command, nonEmptyLines(f.Args), f.Dir
 		env, err := parsePairs(f.Env, "=")
 		if err != "" {
 			f.Errors["env"] = err
@@ -128,7 +130,7 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 	}
 	if len(f.Errors) > 0 {
 		// Report every problem at once, validation included.
-		if verr := fieldsOf(srv.Validate()); verr != nil {
+		if verr := fieldsOf(srv.Normalized().Validate()); verr != nil {
 			for k, v := range verr {
 				if _, ok := f.Errors[k]; !ok {
 					f.Errors[k] = v

@@ -95,7 +95,7 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 		return cfg, errors.New("call: give exactly one of --url, --sse and --stdio")
 	}
 	if stdio != "" {
-		words, err := splitCommand(stdio)
+		words, err := backend.SplitCommand(stdio)
 		if err != nil {
 			return cfg, fmt.Errorf("call: --stdio: %w", err)
 		}
@@ -209,75 +209,4 @@ func traceTap(w io.Writer) mcpclient.Tap {
 		b.WriteString("\n")
 		io.WriteString(w, b.String())
 	}
-}
-
-// splitCommand splits a command line into words the way a POSIX shell
-// does, without running one: blanks separate words; single quotes keep
-// everything up to the next single quote; double quotes keep everything up
-// to the next unescaped double quote, where a backslash escapes only $, `,
-// ", \ and a newline; elsewhere a backslash escapes any character, and a
-// backslash-newline is removed. Nothing is expanded: $HOME, ~ and * stay
-// as they are.
-func splitCommand(s string) ([]string, error) {
-	var words []string
-	var word strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		switch ch := s[i]; ch {
-		case ' ', '\t', '\n':
-			if inWord {
-				words = append(words, word.String())
-				word.Reset()
-				inWord = false
-			}
-		case '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			word.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case '"':
-			inWord = true
-			closed := false
-			for i++; i < len(s); i++ {
-				c := s[i]
-				if c == '"' {
-					closed = true
-					break
-				}
-				if c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-					i++
-					if s[i] != '\n' {
-						word.WriteByte(s[i])
-					}
-					continue
-				}
-				word.WriteByte(c)
-			}
-			if !closed {
-				return nil, errors.New("unterminated double quote")
-			}
-		case '\\':
-			if i+1 == len(s) {
-				return nil, errors.New("backslash at the end")
-			}
-			i++
-			if s[i] != '\n' {
-				word.WriteByte(s[i])
-				inWord = true
-			}
-		default:
-			word.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, word.String())
-	}
-	if len(words) == 0 {
-		return nil, errors.New("no command given")
-	}
-	return words, nil
 }
