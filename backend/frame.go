@@ -1,7 +1,9 @@
 package backend
 
 import (
+	"bytes"
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -68,6 +70,44 @@ type FrameQuery struct {
 	// BodyPreview, when positive, reads only the first BodyPreview bytes of
 	// each body, and never more than MaxBodyPreview (see Frame.BodySize).
 	BodyPreview int
+	// Filter keeps only the frames it matches.
+	Filter FrameFilter
+}
+
+// FrameFilter selects frames as a person looking for something in a
+// session's traffic does. The zero value matches every frame.
+type FrameFilter struct {
+	// Errors keeps JSON-RPC errors, malformed input, and results that say
+	// "isError": true.
+	Errors bool
+	// NoNotifications leaves notifications out.
+	NoNotifications bool
+	// Direction, when set, keeps the frames that went that way.
+	Direction mcpclient.Direction
+	// Text, when set, keeps the frames whose method or body holds it
+	// (within the first MaxBodyPreview bytes of the body), case-sensitively.
+	Text string
+}
+
+// IsZero reports whether the filter matches every frame.
+func (q FrameFilter) IsZero() bool { return q == FrameFilter{} }
+
+// Matches reports whether f is one of the frames the filter keeps; the
+// store applies the same rules in its queries.
+func (q FrameFilter) Matches(f Frame) bool {
+	body := f.Body[:min(len(f.Body), MaxBodyPreview)]
+	switch {
+	case q.Errors && !(f.RPCType == RPCError || f.Kind == mcpclient.KindParseError ||
+		(f.RPCType == RPCResult && (bytes.Contains(body, []byte(`"isError":true`)) || bytes.Contains(body, []byte(`"isError": true`))))):
+		return false
+	case q.NoNotifications && f.RPCType == RPCNotification:
+		return false
+	case q.Direction != "" && f.Direction != q.Direction:
+		return false
+	case q.Text != "" && !strings.Contains(f.Method, q.Text) && !bytes.Contains(body, []byte(q.Text)):
+		return false
+	}
+	return true
 }
 
 // MaxBodyPreview is the longest body preview a FrameStore reads without

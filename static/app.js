@@ -61,6 +61,13 @@
     if (field) field.focus();
   }
 
+  // Traffic panels swapped in anew (a filter reloads its panel) scroll
+  // like those the page came with.
+  document.addEventListener("htmx:load", function (e) {
+    var elt = e.detail.elt;
+    if (elt.matches && elt.matches("[data-live-panel]")) stickToBottom(elt);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
     document.querySelectorAll("select[data-transport-select]").forEach(followTransport);

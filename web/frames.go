@@ -3,11 +3,14 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -17,16 +20,16 @@ import (
 const framePageSize = 50
 
 // framePage reads, for showing to people, the page of a session's frames
-// that ends just before beforeID (0: the newest frames), with bodies cut
-// to their preview and secret headers redacted.
-func (s *Server) framePage(ctx context.Context, sessionID, beforeID int64) (views.FramePage, error) {
+// matching filter that ends just before beforeID (0: the newest frames),
+// with bodies cut to their preview and secret headers redacted.
+func (s *Server) framePage(ctx context.Context, sessionID, beforeID int64, filter backend.FrameFilter) (views.FramePage, error) {
 	frames, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
-		SessionID: sessionID, BeforeID: beforeID, Newest: true, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview,
+		SessionID: sessionID, BeforeID: beforeID, Newest: true, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview, Filter: filter,
 	})
 	if err != nil {
 		return views.FramePage{}, err
 	}
-	page := views.FramePage{SessionID: sessionID, History: beforeID != 0}
+	page := views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter}
 	if len(frames) > framePageSize {
 		frames, page.Older = frames[1:], true
 	}
@@ -48,15 +51,60 @@ func (s *Server) olderFrames(c echo.Context) error {
 	if before == 0 {
 		return backend.Errorf(backend.EInvalid, "Say which frame the older ones come before (?before=ID).")
 	}
+	filter, err := frameFilterOf(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
 		return err
 	}
-	page, err := s.framePage(ctx, id, before)
+	page, err := s.framePage(ctx, id, before, filter)
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.OlderFrames(page))
+}
+
+// traffic answers a traffic panel's filter with the panel anew: the newest
+// frames that match, streaming while the session is live.
+func (s *Server) traffic(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	filter, err := frameFilterOf(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
+		return err
+	}
+	page, err := s.framePage(ctx, id, 0, filter)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.FrameList(page, s.deps.Pool.IsLive(id)))
+}
+
+// maxFilterText bounds a traffic search.
+const maxFilterText = 200
+
+// frameFilterOf reads a traffic filter from the query (the parameters
+// views.filterQuery writes): errors=1, quiet=1, dir=out|in|stderr, q=TEXT.
+func frameFilterOf(c echo.Context) (backend.FrameFilter, error) {
+	f := backend.FrameFilter{Errors: c.QueryParam("errors") == "1", NoNotifications: c.QueryParam("quiet") == "1", Text: c.QueryParam("q")}
+	switch dir := mcpclient.Direction(c.QueryParam("dir")); dir {
+	case "", mcpclient.Outbound, mcpclient.Inbound, mcpclient.Stderr:
+		f.Direction = dir
+	default:
+		return f, &backend.Error{Code: backend.EInvalid, Message: "The dir parameter is out, in or stderr.", Fields: map[string]string{"dir": "out, in or stderr"}}
+	}
+	if n := utf8.RuneCountInString(f.Text); n > maxFilterText || !utf8.ValidString(f.Text) {
+		return f, &backend.Error{Code: backend.EInvalid, Message: fmt.Sprintf("A traffic search is at most %d characters of text.", maxFilterText), Fields: map[string]string{"q": "too long"}}
+	}
+	return f, nil
 }
 
 // frameBody answers with a frame's whole body, in place of its preview.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -68,7 +70,7 @@ func shownFrames(html string) []int64 {
 	return ids
 }
 
-var olderLink = regexp.MustCompile(`hx-get="(/sessions/\d+/frames\?before=\d+)"`)
+var olderLink = regexp.MustCompile(`hx-get="(/sessions/\d+/frames\?before=\d+[^"]*)"`)
 
 func TestSessionPageShowsTheNewestFramesAndLoadsOlderOnes(t *testing.T) {
 	d := MustDashboard(t)
@@ -280,4 +282,89 @@ func TestAPIFramesPageEndsAtAByteBudget(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(ids) {
 		t.Errorf("paging the API lists frames %v, want %v", got, ids)
 	}
+}
+
+// errorResponse is a JSON-RPC error answering request id i.
+func errorResponse(i int) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"bad %d"}}`, i, i)
+}
+
+func TestTrafficFilter(t *testing.T) {
+	d := MustDashboard(t)
+	bodies := make([][]byte, 80)
+	for i := range bodies {
+		bodies[i] = notification(i)
+	}
+	bodies[10], bodies[70] = errorResponse(10), errorResponse(70)
+	bodies[20] = []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"NEEDLE \u003cb\u003e"}}`)
+	sid, ids := d.MustRecordedSession(t, bodies)
+	errorsOnly := []int64{ids[10], ids[70]}
+
+	t.Run("session page", func(t *testing.T) {
+		r := d.get(t, fmt.Sprintf("/sessions/%d?errors=1", sid))
+		if got := shownFrames(r.Body); fmt.Sprint(got) != fmt.Sprint(errorsOnly) {
+			t.Errorf("?errors=1 shows %v, want %v", got, errorsOnly)
+		}
+		if !strings.Contains(r.Body, `name="errors" value="1" checked`) {
+			t.Error("the filter form does not show the filter in force")
+		}
+	})
+	t.Run("panel fragment", func(t *testing.T) {
+		r := d.get(t, fmt.Sprintf("/sessions/%d/traffic?q=NEEDLE", sid))
+		if r.Status != http.StatusOK || strings.Contains(r.Body, "<html") || !strings.Contains(r.Body, `data-testid="traffic-panel"`) {
+			t.Fatalf("GET traffic: %d, want the panel alone:\n%.400s", r.Status, r.Body)
+		}
+		if got := shownFrames(r.Body); fmt.Sprint(got) != fmt.Sprint([]int64{ids[20]}) {
+			t.Errorf("?q=NEEDLE shows %v, want [%d]", got, ids[20])
+		}
+		if !strings.Contains(r.Body, "NEEDLE &lt;b&gt;") {
+			t.Error("the matching frame does not read <b> as written, escaped")
+		}
+	})
+	t.Run("older frames keep the filter", func(t *testing.T) {
+		r := d.get(t, fmt.Sprintf("/sessions/%d?quiet=1&dir=in", sid))
+		if got := shownFrames(r.Body); fmt.Sprint(got) != fmt.Sprint(errorsOnly) {
+			t.Errorf("no notifications, received: %v, want %v", got, errorsOnly)
+		}
+		all := d.get(t, fmt.Sprintf("/sessions/%d?dir=in", sid))
+		m := olderLink.FindStringSubmatch(all.Body)
+		if m == nil || !strings.Contains(m[1], "dir=in") {
+			t.Fatalf("the older-frames control does not carry the filter: %v", m)
+		}
+		if got := shownFrames(d.get(t, strings.ReplaceAll(m[1], "&amp;", "&")).Body); len(got) != 30 || got[0] != ids[0] {
+			t.Errorf("older received frames: %v, want the first 30", got)
+		}
+	})
+	t.Run("bad filter", func(t *testing.T) {
+		for _, path := range []string{
+			fmt.Sprintf("/sessions/%d/traffic?dir=sideways", sid),
+			fmt.Sprintf("/sessions/%d/traffic?q=%s", sid, strings.Repeat("x", 201)),
+			fmt.Sprintf("/sessions/%d/live?dir=sideways", sid),
+		} {
+			if r := d.get(t, path); r.Status != http.StatusUnprocessableEntity {
+				t.Errorf("GET %s: %d, want 422", path, r.Status)
+			}
+		}
+	})
+	t.Run("live stream", func(t *testing.T) {
+		conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws://%s/sessions/%d/live?after=0&errors=1", d.Host, sid), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		lr := &liveReader{conn: conn, seen: map[int64]bool{}}
+		lr.until(t, "the matching backlog", func(msg string) bool { return strings.Contains(msg, fmt.Sprintf(`id="frame-%d"`, ids[70])) })
+		for _, body := range [][]byte{notification(100), errorResponse(101)} {
+			if err := d.rec.Record(sid, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		msg := lr.until(t, "the new error", func(msg string) bool { return strings.Contains(msg, "bad 101") })
+		if strings.Contains(msg, `"n":100`) || lr.seen[ids[0]] {
+			t.Errorf("the filtered stream sent frames that do not match:\n%s", msg)
+		}
+		if len(lr.seen) != 3 {
+			t.Errorf("the filtered stream sent %d frames, want 3 errors", len(lr.seen))
+		}
+	})
 }

@@ -93,6 +93,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id", s.showSession)
 	e.GET("/sessions/:id/live", s.streamSession)
 	e.GET("/sessions/:id/frames", s.olderFrames)
+	e.GET("/sessions/:id/traffic", s.traffic)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
 

@@ -39,7 +39,7 @@ func (s *Server) showServer(c echo.Context) error {
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
 		d.Inputs = s.inputViews(live.ID)
-		if d.Frames, err = s.framePage(ctx, live.ID, 0); err != nil {
+		if d.Frames, err = s.framePage(ctx, live.ID, 0, backend.FrameFilter{}); err != nil {
 			return err
 		}
 		lctx, cancel := context.WithTimeout(ctx, listToolsTimeout)

@@ -40,7 +40,11 @@ func (s *Server) streamSession(c echo.Context) error {
 	if _, err := s.deps.Sessions.GetSession(c.Request().Context(), id); err != nil {
 		return err
 	}
-	v := viewer{sessionID: id, after: after}
+	filter, err := frameFilterOf(c)
+	if err != nil {
+		return err
+	}
+	v := viewer{sessionID: id, after: after, filter: filter}
 	v.csrf, _ = c.Get(csrfKey).(string)
 	// Subscribe before reading the backlog, so that no frame falls between.
 	sub := s.deps.Hub.Subscribe(id)
@@ -73,6 +77,7 @@ type viewer struct {
 	sessionID int64
 	after     int64  // the newest frame the page shows
 	csrf      string // the viewer's CSRF token, for the forms streamed to it
+	filter    backend.FrameFilter
 }
 
 // pumpSession owns conn: one reader goroutine for control frames, and this
@@ -120,7 +125,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, v viewer) (int, string) {
 	const lost = "write failed"
 	sessionID, last := v.sessionID, v.after
-	if ok, err := s.sendBacklog(ctx, conn, sessionID, &last); err != nil {
+	if ok, err := s.sendBacklog(ctx, conn, v.sessionID, v.filter, &last); err != nil {
 		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
 		return websocket.CloseInternalServerErr, "could not read the session's frames"
 	} else if !ok {
@@ -170,7 +175,7 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
-			if !s.sendFrames(conn, ev.Frames, &last) {
+			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
 				return websocket.CloseInternalServerErr, lost
 			}
 		case <-ping.C:
@@ -208,9 +213,9 @@ func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan str
 // the viewer has, and advances it. A viewer more than a page behind gets
 // the newest page in place of what it shows, so a backlog is never more
 // than a page. ok is false when the write failed.
-func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionID int64, last *int64) (ok bool, err error) {
+func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionID int64, filter backend.FrameFilter, last *int64) (ok bool, err error) {
 	backlog, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
-		SessionID: sessionID, AfterID: *last, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview,
+		SessionID: sessionID, AfterID: *last, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview, Filter: filter,
 	})
 	if err != nil {
 		return false, err
@@ -218,7 +223,7 @@ func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionI
 	if len(backlog) <= framePageSize {
 		return s.sendFrames(conn, backlog, last), nil
 	}
-	page, err := s.framePage(ctx, sessionID, 0)
+	page, err := s.framePage(ctx, sessionID, 0, filter)
 	if err != nil {
 		return false, err
 	}
@@ -229,6 +234,21 @@ func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionI
 		*last = page.Frames[n-1].ID
 	}
 	return true, nil
+}
+
+// matching returns the frames that filter keeps, frames itself when it
+// keeps all.
+func matching(frames []backend.Frame, filter backend.FrameFilter) []backend.Frame {
+	if filter.IsZero() {
+		return frames
+	}
+	var out []backend.Frame
+	for _, f := range frames {
+		if filter.Matches(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // sendFrames writes the frames newer than *last and advances it.

@@ -47,7 +47,11 @@ func (s *Server) showSession(c echo.Context) error {
 	if d.Session, err = s.deps.Sessions.GetSession(ctx, id); err != nil {
 		return err
 	}
-	if d.Frames, err = s.framePage(ctx, id, before); err != nil {
+	filter, err := frameFilterOf(c)
+	if err != nil {
+		return err
+	}
+	if d.Frames, err = s.framePage(ctx, id, before, filter); err != nil {
 		return err
 	}
 	if d.FrameCount, err = s.deps.Frames.CountFrames(ctx, id); err != nil {

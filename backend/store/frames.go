@@ -171,10 +171,20 @@ const frameColumns = `
 	LEFT JOIN exchanges rq ON rq.request_frame_id = f.id
 	LEFT JOIN exchanges rs ON rs.response_frame_id = f.id`
 
+// frameFilterSQL is backend.FrameFilter.Matches as SQL, on parameters
+// ?6 Errors, ?7 NoNotifications, ?8 Direction and ?9 Text. frames.body
+// holds a body's first backend.MaxBodyPreview bytes, as Matches reads.
+const frameFilterSQL = `
+	AND (NOT ?6 OR f.rpc_type = 'error' OR f.kind = 'parse-error'
+		OR (f.rpc_type = 'result' AND (instr(f.body, '"isError":true') > 0 OR instr(f.body, '"isError": true') > 0)))
+	AND (NOT ?7 OR f.rpc_type <> 'notification')
+	AND (?8 = '' OR f.direction = ?8)
+	AND (?9 = '' OR instr(f.method, ?9) > 0 OR instr(f.body, CAST(?9 AS BLOB)) > 0)`
+
 // ListFrames implements backend.FrameStore. Rows are read one at a time,
 // so a byte budget stops reading at the frame that reaches it.
 func (d *DB) ListFrames(ctx context.Context, q backend.FrameQuery) ([]backend.Frame, error) {
-	query := frameColumns + ` WHERE f.session_id = ?2 AND f.id > ?3 AND (?4 = 0 OR f.id < ?4) ORDER BY f.id`
+	query := frameColumns + ` WHERE f.session_id = ?2 AND f.id > ?3 AND (?4 = 0 OR f.id < ?4)` + frameFilterSQL + ` ORDER BY f.id`
 	if q.Newest {
 		query += ` DESC`
 	}
@@ -183,7 +193,9 @@ func (d *DB) ListFrames(ctx context.Context, q backend.FrameQuery) ([]backend.Fr
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := d.db.QueryxContext(ctx, query, q.BodyPreview, q.SessionID, q.AfterID, q.BeforeID, limit)
+	fl := q.Filter
+	rows, err := d.db.QueryxContext(ctx, query, q.BodyPreview, q.SessionID, q.AfterID, q.BeforeID, limit,
+		fl.Errors, fl.NoNotifications, string(fl.Direction), fl.Text)
 	if err != nil {
 		return nil, fmt.Errorf("store: list frames of session %d: %w", q.SessionID, err)
 	}

@@ -103,3 +103,58 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 		t.Errorf("browser console: %s", m)
 	}
 }
+
+// TestBrowserTrafficFilter filters the demo server's live traffic to
+// errors: only the tool error and the JSON-RPC error stay, each marked; a
+// new failure streams in and a success does not; clearing the filter
+// brings every frame back.
+func TestBrowserTrafficFilter(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	demoHref := p.openDemoServerLink(srv.URL)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
+	sessionID := strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
+		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
+	requests := srv.URL + "/api/v1/sessions/" + sessionID + "/requests"
+	call := func(tool string, args map[string]any) {
+		e2ePostJSON(t, requests, map[string]any{"method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}}, http.StatusOK, nil)
+	}
+	call("fail", map[string]any{"reason": "first failure"})
+	call("protocol_error", map[string]any{})
+	call("echo", map[string]any{"message": "fine"})
+	p.waitJS("wait for the calls in the panel", `[data-testid="traffic-panel"]`,
+		`document.querySelectorAll('#frames [data-testid="frame"][data-method="tools/call"]').length >= 6`)
+
+	p.do("filter to errors", `[data-testid="traffic-panel"]`, chromedp.Click(chromedp.CSS(`[data-testid="filter-errors"]`)))
+	p.waitJS("wait for the filtered panel", `[data-testid="traffic-panel"]`, `(() => {
+		const box = document.querySelector('[data-testid="filter-errors"]');
+		return !!box && box.checked && document.querySelectorAll('#frames [data-testid="frame"]').length === 2;
+	})()`)
+	marks := e2eEval[[]string](p, "read the marks", `[data-testid="traffic-panel"]`,
+		`Array.from(document.querySelectorAll('#frames [data-testid="frame-mark"]'), m => m.textContent.trim())`)
+	if len(marks) != 2 || marks[0] != "isError" || !strings.HasPrefix(marks[1], "error ") {
+		t.Errorf("the filtered panel marks %q, want isError and a JSON-RPC error", marks)
+	}
+	p.waitJS("wait for the filtered panel's live stream", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	call("echo", map[string]any{"message": "still fine"})
+	call("fail", map[string]any{"reason": "second failure"})
+	p.waitJS("wait for the new failure", `[data-testid="traffic-panel"]`,
+		`document.querySelectorAll('#frames [data-testid="frame"]').length === 3`)
+	if e2eEval[bool](p, "look for the echo", "", `document.querySelector('#frames').textContent.includes("still fine")`) {
+		t.Error("a call that did not fail streamed into the panel filtered to errors")
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "traffic-errors", `[data-testid="traffic-panel"]`)
+	}
+
+	p.do("clear the filter", `[data-testid="traffic-panel"]`, chromedp.Click(chromedp.CSS(`[data-testid="filter-errors"]`)))
+	p.waitJS("wait for every frame", `[data-testid="traffic-panel"]`,
+		`document.querySelectorAll('#frames [data-testid="frame"][data-method="tools/call"]').length >= 10`)
+	p.checkFrameOrder(p.frames())
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
