@@ -245,6 +245,26 @@ const (
 	apiFrameBytes = 8 << 20
 )
 
+// apiFrameOf is f as the API shows it, secret headers redacted.
+func apiFrameOf(f backend.Frame) apiFrame {
+	af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
+		Method: f.Method, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
+	if f.RPCID != "" {
+		af.RPCID = json.RawMessage(f.RPCID)
+	}
+	if json.Valid(f.Body) {
+		af.Body = f.Body
+	} else if utf8.Valid(f.Body) {
+		af.BodyText = string(f.Body)
+	} else {
+		af.BodyText = strconv.Quote(string(f.Body))
+	}
+	if f.HTTP != nil {
+		af.HTTP = redactHTTP(f.HTTP)
+	}
+	return af
+}
+
 func (s *Server) apiListFrames(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
@@ -271,22 +291,7 @@ func (s *Server) apiListFrames(c echo.Context) error {
 	}
 	out := make([]apiFrame, len(frames))
 	for i, f := range frames {
-		af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
-			Method: f.Method, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
-		if f.RPCID != "" {
-			af.RPCID = json.RawMessage(f.RPCID)
-		}
-		if json.Valid(f.Body) {
-			af.Body = f.Body
-		} else if utf8.Valid(f.Body) {
-			af.BodyText = string(f.Body)
-		} else {
-			af.BodyText = strconv.Quote(string(f.Body))
-		}
-		if f.HTTP != nil {
-			af.HTTP = redactHTTP(f.HTTP)
-		}
-		out[i] = af
+		out[i] = apiFrameOf(f)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -367,4 +368,48 @@ func TestTrafficFilter(t *testing.T) {
 			t.Errorf("the filtered stream sent %d frames, want 3 errors", len(lr.seen))
 		}
 	})
+}
+
+func TestExportFrames(t *testing.T) {
+	d := MustDashboard(t)
+	bodies := make([][]byte, 2500)
+	for i := range bodies {
+		bodies[i] = notification(i)
+	}
+	bodies[1200] = errorResponse(1200)
+	bodies[7] = largeBody(9 << 20)
+	sid, ids := d.MustRecordedSession(t, bodies)
+	lines := func(t *testing.T, path string) []apiFrame {
+		t.Helper()
+		r := d.get(t, path)
+		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/x-ndjson" || !strings.HasPrefix(r.Header.Get("Content-Disposition"), "attachment;") {
+			t.Fatalf("GET %s: %d %q %q", path, r.Status, r.Header.Get("Content-Type"), r.Header.Get("Content-Disposition"))
+		}
+		var out []apiFrame
+		for line := range strings.Lines(r.Body) {
+			var f apiFrame
+			if err := json.Unmarshal([]byte(line), &f); err != nil {
+				t.Fatalf("line %d is not a frame: %v", len(out)+1, err)
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	all := lines(t, fmt.Sprintf("/sessions/%d/export", sid))
+	if len(all) != len(ids) || all[0].ID != ids[0] || all[len(all)-1].ID != ids[len(ids)-1] {
+		t.Fatalf("the export holds %d frames, want all %d in order", len(all), len(ids))
+	}
+	if !strings.Contains(string(all[7].Body), "END-OF-BODY") {
+		t.Error("the export cuts a large body")
+	}
+	if errs := lines(t, fmt.Sprintf("/sessions/%d/export?errors=1", sid)); len(errs) != 1 || errs[0].ID != ids[1200] {
+		t.Errorf("the export of errors holds %d frames, want the one error", len(errs))
+	}
+	if r := d.get(t, "/sessions/9999/export"); r.Status != http.StatusNotFound {
+		t.Errorf("export of an unknown session: %d, want 404", r.Status)
+	}
+	page := d.get(t, fmt.Sprintf("/sessions/%d?errors=1", sid))
+	if !strings.Contains(page.Body, fmt.Sprintf(`href="/sessions/%d/export?errors=1"`, sid)) {
+		t.Error("the panel's export link does not follow its filter")
+	}
 }

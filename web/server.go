@@ -94,6 +94,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/live", s.streamSession)
 	e.GET("/sessions/:id/frames", s.olderFrames)
 	e.GET("/sessions/:id/traffic", s.traffic)
+	e.GET("/sessions/:id/export", s.exportFrames)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
 
