@@ -61,3 +61,43 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 		t.Errorf("browser console: %s", m)
 	}
 }
+
+// TestBrowserServerRequestIsAnnounced starts, from a tool card far down the
+// page, a tool whose server asks for a sampling reply: the question's card
+// appears at the top, out of sight, so a toast announces it, and "Answer"
+// brings the card into view with its first field focused.
+func TestBrowserServerRequestIsAnnounced(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	demoHref := p.openDemoServerLink(srv.URL)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("summarize"))))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
+	p.startTool("summarize")
+	sample := p.waitInput("sample", "")
+	p.do("wait for the toast", "body", chromedp.WaitVisible(chromedp.CSS(`[data-testid="input-toast"]`)))
+	if got := p.text(`[data-testid="input-toast"] span`); !strings.HasPrefix(got, "The server is asking: ") {
+		t.Errorf("the toast says %q", got)
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "input-toast", `[data-testid="input-toast"]`)
+	}
+	p.do("click Answer", "body", chromedp.Click(chromedp.CSS(`[data-testid="input-toast-go"]`)))
+	inView := `(() => { const b = document.querySelector(` + e2eJS(sample) + `).getBoundingClientRect(); return b.top >= 0 && b.top < window.innerHeight; })()`
+	p.waitJS("wait for the card in view", sample, inView)
+	if focused := e2eEval[bool](p, "see where the cursor is", sample, `document.querySelector(`+e2eJS(sample)+`).contains(document.activeElement)`); !focused {
+		t.Error("after Answer the cursor is not in the request's card")
+	}
+	if e2eEval[bool](p, "look for the toast", "", `!!document.querySelector('[data-testid="input-toast"]')`) {
+		t.Error("the toast stays after Answer")
+	}
+	p.typeInto(sample+` textarea[name="reply"]`, "short")
+	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.awaitTool("summarize")
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
