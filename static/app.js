@@ -16,12 +16,30 @@
     if (!list) return;
     list.scrollTop = list.scrollHeight;
     var atBottom = true;
+    var pause = panel.querySelector("[data-pause]");
+    var paused = false, missed = 0;
     list.addEventListener("scroll", function () {
       atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     });
-    new MutationObserver(function () {
+    new MutationObserver(function (records) {
+      if (paused) {
+        records.forEach(function (r) {
+          r.addedNodes.forEach(function (n) { if (n.nodeType === 1 && n.matches("[data-testid=frame]")) missed++; });
+        });
+        pause.textContent = "Resume (" + missed + " new)";
+        return;
+      }
       if (atBottom) list.scrollTop = list.scrollHeight;
     }).observe(list, { childList: true });
+    // Pause stops following new frames, which still arrive below; Resume
+    // jumps to the newest.
+    if (pause) pause.addEventListener("click", function () {
+      paused = !paused;
+      missed = 0;
+      pause.textContent = paused ? "Resume (0 new)" : "Pause";
+      pause.classList.toggle("on", paused);
+      if (!paused) list.scrollTop = list.scrollHeight;
+    });
   }
   document.addEventListener("htmx:wsOpen", function (e) {
     var panel = e.detail.elt.closest("[data-live-panel]");

@@ -154,6 +154,22 @@ func TestBrowserTrafficFilter(t *testing.T) {
 	p.waitJS("wait for every frame", `[data-testid="traffic-panel"]`,
 		`document.querySelectorAll('#frames [data-testid="frame"][data-method="tools/call"]').length >= 10`)
 	p.checkFrameOrder(p.frames())
+
+	// Pause stops following; frames still arrive and are counted.
+	p.waitJS("wait for the unfiltered panel's live stream", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.do("click Pause", `[data-testid="traffic-panel"]`, chromedp.Click(chromedp.CSS(`[data-testid="pause"]`)))
+	e2eEval[bool](p, "scroll the panel to its top", "", `(document.querySelector("#frames").scrollTop = 0) === 0`)
+	e2ePostJSON(t, requests, map[string]any{"method": "ping"}, http.StatusOK, nil)
+	e2ePostJSON(t, requests, map[string]any{"method": "ping"}, http.StatusOK, nil)
+	p.waitJS("wait for the count of new frames", `[data-testid="traffic-panel"]`,
+		`document.querySelector('[data-testid="pause"]').textContent.trim() === "Resume (4 new)"`)
+	if top := e2eEval[float64](p, "read the panel's scroll", "", `document.querySelector("#frames").scrollTop`); top != 0 {
+		t.Errorf("the paused panel scrolled to %v", top)
+	}
+	p.do("click Resume", `[data-testid="traffic-panel"]`, chromedp.Click(chromedp.CSS(`[data-testid="pause"]`)))
+	p.waitJS("wait for the panel at its newest frame", `[data-testid="traffic-panel"]`,
+		`(() => { const l = document.querySelector("#frames"); return l.scrollHeight - l.scrollTop - l.clientHeight < 40; })()`)
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
