@@ -290,10 +290,36 @@ func jsonErrorText(err error) string {
 
 // ValidateArguments checks args against a tool's input schema (JSON Schema
 // 2020-12 unless the schema names another draft). It returns field errors
-// keyed by top-level property name (RawField for the rest), or nil when the
-// arguments are valid. A schema that cannot be compiled is not enforced: the
-// server is the judge then.
-func ValidateArguments(inputSchema, args json.RawMessage) map[string]string {
+// keyed by the name of the form's field they concern, and under RawField
+// those of everything the form has no field for (nested properties of a
+// JSON-only argument among them, each named by its path), or nil when the
+// arguments are valid. A schema that cannot be compiled is not enforced:
+// the server is the judge then.
+func ValidateArguments(form ToolForm, inputSchema, args json.RawMessage) map[string]string {
+	errs := validateArguments(inputSchema, args)
+	if errs == nil {
+		return nil
+	}
+	fields := map[string]bool{RawField: true}
+	for _, f := range form.Fields {
+		fields[f.Name] = true
+	}
+	placed := map[string]string{}
+	for key, msg := range errs {
+		if fields[key] {
+			addFieldError(placed, key, msg)
+		} else if strings.HasPrefix(msg, "/") {
+			addFieldError(placed, RawField, msg)
+		} else {
+			addFieldError(placed, RawField, "/"+key+": "+msg)
+		}
+	}
+	return placed
+}
+
+// validateArguments is ValidateArguments with errors keyed by top-level
+// property name (RawField for the rest).
+func validateArguments(inputSchema, args json.RawMessage) map[string]string {
 	if len(bytes.TrimSpace(inputSchema)) == 0 {
 		return nil
 	}
@@ -321,13 +347,18 @@ func ValidateArguments(inputSchema, args json.RawMessage) map[string]string {
 	p := message.NewPrinter(language.English)
 	collectLeaves(verr, func(e *jsonschema.ValidationError) {
 		key := RawField
-		if len(e.InstanceLocation) > 0 {
-			key = e.InstanceLocation[0]
-		} else if missing := requiredMissing(e); len(missing) > 0 {
+		if missing := requiredMissing(e); len(missing) > 0 {
 			for _, m := range missing {
-				addFieldError(errs, m, "This field is required.")
+				if len(e.InstanceLocation) == 0 {
+					addFieldError(errs, m, "This field is required.")
+				} else {
+					addFieldError(errs, e.InstanceLocation[0], "/"+strings.Join(e.InstanceLocation, "/")+": "+strconv.Quote(m)+" is required.")
+				}
 			}
 			return
+		}
+		if len(e.InstanceLocation) > 0 {
+			key = e.InstanceLocation[0]
 		}
 		msg := e.ErrorKind.LocalizedString(p)
 		if len(e.InstanceLocation) > 1 {

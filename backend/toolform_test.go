@@ -247,6 +247,14 @@ func TestValidateArguments(t *testing.T) {
 		"required": ["name", "count"],
 		"additionalProperties": false
 	}`
+	const nested = `{
+		"type": "object",
+		"properties": {
+			"name":    {"type": "string"},
+			"address": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string", "pattern": "^[0-9]+$"}}, "required": ["city"]}
+		},
+		"required": ["name", "address"]
+	}`
 	tests := []struct {
 		name   string
 		schema string
@@ -259,8 +267,12 @@ func TestValidateArguments(t *testing.T) {
 		{"wrong type", schema, `{"name": "ab", "count": "five"}`, map[string]string{"count": "integer"}},
 		{"not in enum", schema, `{"name": "ab", "count": 1, "color": "blue"}`, map[string]string{"color": "red"}},
 		{"required missing", schema, `{"color": "red"}`, map[string]string{"name": "required", "count": "required"}},
-		{"nested error keyed by the top-level property", schema, `{"name": "ab", "count": 1, "options": {"depth": "deep"}}`,
-			map[string]string{"options": "/options/depth"}},
+		{"nested error of a JSON-only argument goes to the raw box", schema, `{"name": "ab", "count": 1, "options": {"depth": "deep"}}`,
+			map[string]string{backend.RawField: "/options/depth"}},
+		{"nested required field names its path in the raw box", nested, `{"name": "a", "address": {"zip": "12"}}`,
+			map[string]string{backend.RawField: `/address: "city" is required.`}},
+		{"nested errors together", nested, `{"address": {"zip": "x"}}`,
+			map[string]string{"name": "required", backend.RawField: `/address/zip`}},
 		{"additional property goes to the raw box", schema, `{"name": "ab", "count": 1, "extra": 1}`, map[string]string{backend.RawField: "extra"}},
 		{"several fields", schema, `{"name": "a", "count": 99}`, map[string]string{"name": "minLength", "count": "maximum"}},
 		{"arguments not JSON", schema, `{"name":`, map[string]string{backend.RawField: "not valid JSON"}},
@@ -272,7 +284,7 @@ func TestValidateArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errs := backend.ValidateArguments(json.RawMessage(tt.schema), json.RawMessage(tt.args))
+			errs := backend.ValidateArguments(backend.ParseToolForm(json.RawMessage(tt.schema)), json.RawMessage(tt.schema), json.RawMessage(tt.args))
 			if tt.errs == nil {
 				if errs != nil {
 					t.Fatalf("ValidateArguments = %v, want nil", errs)
@@ -299,7 +311,7 @@ func TestFormToValidation(t *testing.T) {
 	if errs != nil {
 		t.Fatalf("ArgumentsFromForm: %v", errs)
 	}
-	verrs := backend.ValidateArguments(json.RawMessage(toolSchema), args)
+	verrs := backend.ValidateArguments(form, json.RawMessage(toolSchema), args)
 	if len(verrs) != 1 || !strings.Contains(verrs["count"], "maximum") {
 		t.Errorf("ValidateArguments = %v, want only a maximum error on count", verrs)
 	}

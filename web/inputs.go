@@ -130,7 +130,7 @@ func (s *Server) answerInput(c echo.Context) error {
 		_ = json.Unmarshal(req.Params, &p)
 		content, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
 		if fieldErrs == nil {
-			fieldErrs = backend.ValidateArguments(p.RequestedSchema, content)
+			fieldErrs = backend.ValidateArguments(view.Form, p.RequestedSchema, content)
 		}
 		if len(fieldErrs) > 0 {
 			view.Errors = fieldErrs

@@ -37,7 +37,7 @@ func (s *Server) callTool(c echo.Context) error {
 	view.Values = formValues(c)
 	args, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
 	if fieldErrs == nil {
-		fieldErrs = backend.ValidateArguments(tool.InputSchema, args)
+		fieldErrs = backend.ValidateArguments(view.Form, tool.InputSchema, args)
 	}
 	if len(fieldErrs) > 0 {
 		view.Errors = fieldErrs

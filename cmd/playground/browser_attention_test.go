@@ -1,3 +1,7 @@
+// Browser tests of what must reach the user where they are looking: a
+// session that ended, a server request out of sight, an error in a
+// nested argument.
+
 package main
 
 import (
@@ -100,4 +104,27 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
+}
+
+// TestBrowserNestedErrorShowsAtTheJSONBox calls create_user with an address
+// that lacks its required city: the error names the path at the JSON box,
+// nothing is sent, and with the city the call goes through.
+func TestBrowserNestedErrorShowsAtTheJSONBox(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	demoHref := p.openDemoServerLink(srv.URL)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("create_user"))))
+	card := e2eCard("create_user")
+	p.typeInto(card+` [name="arg.name"]`, "Ada")
+	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St"}}`)
+	p.startTool("create_user")
+	p.awaitTool("create_user")
+	if got := p.text(card); !strings.Contains(got, `/address: "city" is required.`) {
+		t.Fatalf("the create_user card does not say that the address lacks its city:\n%s", got)
+	}
+	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St", "city": "Paris"}}`)
+	p.submitTool("create_user")
+	p.wantOutcome("create_user", "result")
 }
