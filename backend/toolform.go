@@ -44,6 +44,9 @@ type FormField struct {
 	Options     []EnumOption // for FieldEnum
 	Default     string       // the schema default as form text ("" when none); for enums, the JSON text of the member
 	Required    bool
+	// Format is a string's "format" (email, uri, date, date-time, …), which
+	// validation asserts.
+	Format string
 }
 
 // ToolForm is the form generated from a tool's input schema. Properties that
@@ -63,7 +66,51 @@ type schemaProperty struct {
 	Title       string            `json:"title"`
 	Description string            `json:"description"`
 	Enum        []json.RawMessage `json:"enum"`
+	EnumNames   []string          `json:"enumNames"` // labels of Enum's members, by position (a common extension)
+	OneOf       []titledConst     `json:"oneOf"`
+	AnyOf       []titledConst     `json:"anyOf"`
 	Default     json.RawMessage   `json:"default"`
+	Format      string            `json:"format"`
+}
+
+// titledConst is a choice written as {"const": V, "title": "Label"}.
+type titledConst struct {
+	Const json.RawMessage `json:"const"`
+	Title string          `json:"title"`
+}
+
+// enumOptions returns the choices of a property given as enum (labelled
+// by enumNames when it has one name per member) or as a oneOf or anyOf of
+// titled consts; nil when it has none.
+func (p schemaProperty) enumOptions() []EnumOption {
+	var opts []EnumOption
+	if len(p.Enum) > 0 {
+		for i, v := range p.Enum {
+			label := enumLabel(v)
+			if len(p.EnumNames) == len(p.Enum) && p.EnumNames[i] != "" {
+				label = p.EnumNames[i]
+			}
+			opts = append(opts, EnumOption{Value: string(compactJSON(v)), Label: label})
+		}
+		return opts
+	}
+	for _, choices := range [][]titledConst{p.OneOf, p.AnyOf} {
+		if len(choices) == 0 {
+			continue
+		}
+		for _, c := range choices {
+			if len(c.Const) == 0 {
+				return nil // not a list of consts: the raw box takes it
+			}
+			label := c.Title
+			if label == "" {
+				label = enumLabel(c.Const)
+			}
+			opts = append(opts, EnumOption{Value: string(compactJSON(c.Const)), Label: label})
+		}
+		return opts
+	}
+	return nil
 }
 
 // ParseToolForm builds the form of an input schema. Fields keep the order of
@@ -85,18 +132,17 @@ func ParseToolForm(inputSchema json.RawMessage) ToolForm {
 	for _, name := range propertyOrder(inputSchema, doc.Properties) {
 		p := doc.Properties[name]
 		f := FormField{Name: name, Title: p.Title, Description: p.Description, Required: required[name]}
-		switch {
-		case len(p.Enum) > 0:
-			f.Type = FieldEnum
-			for _, v := range p.Enum {
-				f.Options = append(f.Options, EnumOption{Value: string(v), Label: enumLabel(v)})
-			}
+		if opts := p.enumOptions(); opts != nil {
+			f.Type, f.Options = FieldEnum, opts
 			if len(p.Default) > 0 {
 				f.Default = string(compactJSON(p.Default))
 			}
-		default:
+		} else {
 			f.Type = simpleType(p.Type)
 			f.Default = defaultText(p.Default)
+			if f.Type == FieldString {
+				f.Format = p.Format
+			}
 		}
 		if f.Type == "" {
 			form.RawOnly = append(form.RawOnly, f)
@@ -328,6 +374,8 @@ func validateArguments(inputSchema, args json.RawMessage) map[string]string {
 		return nil
 	}
 	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(noLoader{})
 	if err := c.AddResource("urn:playground:tool-input", doc); err != nil {
 		return nil
 	}
@@ -370,6 +418,28 @@ func validateArguments(inputSchema, args json.RawMessage) map[string]string {
 		errs[RawField] = verr.Error()
 	}
 	return errs
+}
+
+// noLoader refuses every $ref outside the schema itself: a schema comes
+// from a server, and must not make the playground read its host's files
+// (the library's default) or fetch URLs.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schema references %s: only references within the schema are followed", url)
+}
+
+// Defaults returns the form's default values as form text, by field name,
+// for a form that nobody has filled in yet: what the schema suggests is
+// there to be seen, changed and sent.
+func (f ToolForm) Defaults() map[string]string {
+	values := map[string]string{}
+	for _, field := range f.Fields {
+		if field.Default != "" {
+			values[field.Name] = field.Default
+		}
+	}
+	return values
 }
 
 // requiredMissing returns the property names a "required" error reports missing.

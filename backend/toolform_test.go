@@ -2,6 +2,9 @@ package backend_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -328,5 +331,95 @@ func assertJSONEqual(t *testing.T, got json.RawMessage, want string) {
 	}
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestParseToolFormChoicesFormatsAndDefaults(t *testing.T) {
+	form := backend.ParseToolForm(json.RawMessage(`{
+		"type": "object",
+		"properties": {
+			"size":  {"type": "string", "title": "Size", "enum": ["s", "m"], "enumNames": ["Small", "Medium"], "default": "m"},
+			"tone":  {"type": "string", "oneOf": [{"const": "warm", "title": "Warm tone"}, {"const": "cold", "title": "Cold tone"}]},
+			"level": {"anyOf": [{"const": 1, "title": "Low"}, {"const": 2}]},
+			"mixed": {"oneOf": [{"const": "a"}, {"type": "number"}]},
+			"email": {"type": "string", "format": "email", "default": "ada@example.com"},
+			"loud":  {"type": "boolean", "default": true}
+		}
+	}`))
+	byName := map[string]backend.FormField{}
+	for _, f := range form.Fields {
+		byName[f.Name] = f
+	}
+	tests := []struct {
+		name   string
+		field  string
+		labels string
+	}{
+		{"enum labelled by enumNames", "size", `[Small Medium]`},
+		{"oneOf of titled consts", "tone", `[Warm tone Cold tone]`},
+		{"anyOf of consts, a missing title is the value", "level", `[Low 2]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, ok := byName[tt.field]
+			var labels []string
+			for _, o := range f.Options {
+				labels = append(labels, o.Label)
+			}
+			if !ok || f.Type != backend.FieldEnum || fmt.Sprint(labels) != tt.labels {
+				t.Errorf("%s: %+v, want an enum labelled %s", tt.field, f, tt.labels)
+			}
+		})
+	}
+	if f, ok := byName["mixed"]; ok {
+		t.Errorf("a oneOf that is not all consts became field %+v, want the JSON box", f)
+	}
+	if byName["email"].Format != "email" || byName["size"].Title != "Size" {
+		t.Errorf("format or title lost: %+v %+v", byName["email"], byName["size"])
+	}
+	defaults := form.Defaults()
+	want := map[string]string{"size": `"m"`, "email": "ada@example.com", "loud": "true"}
+	if fmt.Sprint(defaults) != fmt.Sprint(want) {
+		t.Errorf("Defaults() = %v, want %v", defaults, want)
+	}
+	args, errs := backend.ArgumentsFromForm(form, defaults)
+	if errs != nil {
+		t.Fatalf("the defaults do not make arguments: %v", errs)
+	}
+	assertJSONEqual(t, args, `{"size": "m", "email": "ada@example.com", "loud": true}`)
+}
+
+func TestValidateArgumentsFormatsAndReferences(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "schema.json")
+	if err := os.WriteFile(secret, []byte(`{"type": "string", "maxLength": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		schema string
+		args   string
+		errs   map[string]string
+	}{
+		{"email format is asserted", `{"properties": {"e": {"type": "string", "format": "email"}}}`, `{"e": "not-an-email"}`, map[string]string{"e": "email"}},
+		{"a good email passes", `{"properties": {"e": {"type": "string", "format": "email"}}}`, `{"e": "ada@example.com"}`, nil},
+		{"date format is asserted", `{"properties": {"d": {"type": "string", "format": "date"}}}`, `{"d": "31/01/2025"}`, map[string]string{"d": "date"}},
+		{"local $defs are followed", `{"$defs": {"short": {"type": "string", "maxLength": 2}}, "properties": {"s": {"$ref": "#/$defs/short"}}}`, `{"s": "long"}`, map[string]string{backend.RawField: "/s: maxLength"}},
+		// The file would refuse "long"; it is never read, so the schema is not enforced.
+		{"a file $ref is not read", `{"properties": {"s": {"$ref": "file://` + secret + `"}}}`, `{"s": "long"}`, nil},
+		{"a network $ref is not fetched", `{"properties": {"s": {"$ref": "http://127.0.0.1:1/schema.json"}}}`, `{"s": "long"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			form := backend.ParseToolForm(json.RawMessage(tt.schema))
+			errs := backend.ValidateArguments(form, json.RawMessage(tt.schema), json.RawMessage(tt.args))
+			if (errs == nil) != (tt.errs == nil) {
+				t.Fatalf("ValidateArguments = %v, want %v", errs, tt.errs)
+			}
+			for k, sub := range tt.errs {
+				if !strings.Contains(errs[k], sub) {
+					t.Errorf("error[%q] = %q, want it to contain %q (all: %v)", k, errs[k], sub, errs)
+				}
+			}
+		})
 	}
 }

@@ -211,6 +211,49 @@ func defaultHint(f backend.FormField) string {
 	return ""
 }
 
+// typeLabel names a field's type as its label shows it, with a string's
+// format.
+func typeLabel(f backend.FormField) string {
+	if f.Format != "" {
+		return string(f.Type) + " · " + f.Format
+	}
+	return string(f.Type)
+}
+
+// inputType is the HTML input type of a text field: the browser's own
+// pickers and keyboards for the formats it knows; validation is the
+// server's, against the schema.
+func inputType(f backend.FormField) string {
+	switch f.Format {
+	case "email":
+		return "email"
+	case "uri", "url":
+		return "url"
+	case "date":
+		return "date"
+	}
+	return "text"
+}
+
+// placeholderOf hints at what a text field takes: its default, or an
+// example of its format.
+func placeholderOf(f backend.FormField) string {
+	if hint := defaultHint(f); hint != "" {
+		return hint
+	}
+	switch f.Format {
+	case "date-time":
+		return "2025-01-31T12:00:00Z"
+	case "time":
+		return "12:00:00Z"
+	case "email":
+		return "name@example.com"
+	case "uri", "url":
+		return "https://example.com/"
+	}
+	return ""
+}
+
 func inputMode(f backend.FormField) string {
 	switch f.Type {
 	case backend.FieldInteger:

@@ -51,6 +51,7 @@ func inputView(req backend.InputRequest) views.InputView {
 			return v
 		}
 		v.Kind, v.Form = views.InputElicitForm, backend.ParseToolForm(p.RequestedSchema)
+		v.Values = v.Form.Defaults()
 	case backend.MethodSample:
 		var p sampleParams
 		_ = json.Unmarshal(req.Params, &p)

@@ -157,10 +157,13 @@ func sameSlice(a, b []backend.Tool) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
+// toolView is a tool's card before anyone fills it in: its fields hold
+// the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
+	form := backend.ParseToolForm(t.InputSchema)
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: prettyJSON(t.InputSchema), Form: backend.ParseToolForm(t.InputSchema),
+		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
 	}
 }
 
