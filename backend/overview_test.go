@@ -139,3 +139,29 @@ func TestCapabilities(t *testing.T) {
 		})
 	}
 }
+
+func TestPoolOverviewModernEra(t *testing.T) {
+	e := MustEnv(t)
+	srv := sdkStdioServer("modern")
+	srv.Era = backend.EraModern
+	sess := e.MustConnect(t, e.MustServer(t, srv))
+
+	o, err := e.pool.Overview(sess.ID)
+	if err != nil {
+		t.Fatalf("Overview: %v", err)
+	}
+	if o.Era != backend.EraModern || o.ProtocolVersion != "2026-07-28" || o.Server.Name != "sdk-test" {
+		t.Errorf("Overview = %+v", o)
+	}
+	var discover struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if err := json.Unmarshal(o.Discovery, &discover); err != nil || len(discover.SupportedVersions) == 0 {
+		t.Errorf("Discovery = %s (%v), want the server/discover result", o.Discovery, err)
+	}
+	// The modern era has no ping: the server's refusal is the answer.
+	_, err = e.pool.Ping(testContext(t), sess.ID)
+	if backend.ErrorCodeOf(err) != backend.EUnavailable || !strings.Contains(backend.ErrorMessageOf(err), "ping failed: the server answered with JSON-RPC error -32601") {
+		t.Errorf("Ping in the modern era: %v, want the server's refusal", err)
+	}
+}

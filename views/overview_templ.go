@@ -478,7 +478,7 @@ func PingControl(sessionID int64, v PingView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "\" hx-target=\"closest .ping\" hx-swap=\"outerHTML\" data-testid=\"ping-button\">Ping</button> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "\" hx-target=\"closest .ping\" hx-swap=\"outerHTML\" title=\"Send ping and time the answer (servers of the modern era may refuse it)\" data-testid=\"ping-button\">Ping</button> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
