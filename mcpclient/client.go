@@ -90,6 +90,11 @@ func newClient(opts Options) *Client {
 // InitializeResult returns what the server answered to initialize.
 func (c *Client) InitializeResult() InitializeResult { return c.initRes }
 
+// ClientCapabilities returns the capabilities this client declares to the
+// server, in initialize (legacy era) or in every request's _meta (modern
+// era). Callers must not modify it.
+func (c *Client) ClientCapabilities() json.RawMessage { return c.caps }
+
 // Done returns a channel that is closed when the connection has ended, by
 // Close or by a failure.
 func (c *Client) Done() <-chan struct{} { return c.done }

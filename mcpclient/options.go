@@ -86,7 +86,7 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	if o.ClientInfo == (Implementation{}) {
+	if o.ClientInfo.Name == "" && o.ClientInfo.Version == "" {
 		o.ClientInfo = Implementation{Name: "mcp-playground", Version: "dev"}
 	}
 	if o.ProtocolVersion == "" {

@@ -312,3 +312,38 @@ func headerText(h http.Header) string {
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
+
+// displayName is how the overview names a server: its title, else its name.
+func displayName(o backend.SessionOverview) string {
+	if o.Server.Title != "" {
+		return o.Server.Title
+	}
+	if o.Server.Name != "" {
+		return o.Server.Name
+	}
+	return "(unnamed server)"
+}
+
+// shortText reports whether s is short enough to show open: at most 400
+// bytes on at most 6 lines.
+func shortText(s string) bool {
+	return len(s) <= 400 && strings.Count(s, "\n") < 6
+}
+
+// textSummary says how long a text is: "3 lines, 120 characters".
+func textSummary(s string) string {
+	lines := strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
+	unit := "lines"
+	if lines == 1 {
+		unit = "line"
+	}
+	return fmt.Sprintf("%d %s, %d characters", lines, unit, utf8.RuneCountInString(s))
+}
+
+// jsonOrNone indents raw JSON, or says that there is none.
+func jsonOrNone(raw []byte) string {
+	if len(raw) == 0 {
+		return "(none)"
+	}
+	return prettyJSON(raw)
+}

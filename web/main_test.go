@@ -56,9 +56,14 @@ type echoArgs struct {
 	Text string `json:"text"`
 }
 
-// newSDKServer returns an official Go SDK server with one tool, echo.
+// sdkInstructions are newSDKServer's instructions, with markup that the
+// dashboard must show as text.
+const sdkInstructions = "Call echo first.\n<script>alert(\"instructions\")</script>"
+
+// newSDKServer returns an official Go SDK server with one tool, echo, and
+// instructions (sdkInstructions).
 func newSDKServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, &mcp.ServerOptions{Instructions: sdkInstructions})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes <b>text</b>"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil

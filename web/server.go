@@ -89,6 +89,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/sessions/:id/tools/call", s.callTool)
 	e.POST("/sessions/:id/inputs/:input", s.answerInput)
 	e.POST("/sessions/:id/console", s.consoleSend)
+	e.POST("/sessions/:id/ping", s.pingSession)
 	e.GET("/sessions", s.listSessions)
 	e.GET("/sessions/:id", s.showSession)
 	e.GET("/sessions/:id/live", s.streamSession)

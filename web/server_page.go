@@ -38,6 +38,9 @@ func (s *Server) showServer(c echo.Context) error {
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
+		if o, err := s.deps.Pool.Overview(live.ID); err == nil {
+			d.Overview = &o
+		}
 		d.Inputs = s.inputViews(live.ID)
 		if d.Frames, err = s.framePage(ctx, live.ID, 0, backend.FrameFilter{}); err != nil {
 			return err
@@ -51,6 +54,25 @@ func (s *Server) showServer(c echo.Context) error {
 		d.Tools = s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
 	}
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
+}
+
+// pingTimeout bounds how long the Ping button waits for the server.
+const pingTimeout = 10 * time.Second
+
+// pingSession sends ping on a live session and answers with the Ping
+// control, showing the round trip or why there was none.
+func (s *Server) pingSession(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), pingTimeout)
+	defer cancel()
+	v := views.PingView{Sent: true}
+	if v.Latency, err = s.deps.Pool.Ping(ctx, id); err != nil {
+		v.Error = backend.ErrorMessageOf(err)
+	}
+	return render(c, http.StatusOK, views.PingControl(id, v))
 }
 
 // connectServer opens a session and returns to the server page, naming
