@@ -187,10 +187,12 @@ func TestHTTPRequestsKeepTheirConnection(t *testing.T) {
 		}
 	}
 	// A call may begin while the previous reply's end is still being read,
-	// so two connections may take turns; any more were dialled because a
-	// reply was cut short.
-	if n := dials.Load() - before; n > 2 {
-		t.Errorf("%d connections dialled for %d calls one after another, want at most 2", n, calls)
+	// so two connections may take turns, and on a loaded machine a reply's
+	// end may take longer than the client waits for it (100 ms), which
+	// costs one more. Replies cut short as a rule dial a connection for
+	// every tenth call or so (11 to 15 here).
+	if n := dials.Load() - before; n > 4 {
+		t.Errorf("%d connections dialled for %d calls one after another, want at most 4", n, calls)
 	}
 }
 
