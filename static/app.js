@@ -136,6 +136,20 @@
     });
   }).observe(document.documentElement, { childList: true, subtree: true });
 
+  // The console's method list fills the params box with the method's
+  // template, unless the box holds something typed by hand.
+  document.addEventListener("change", function (e) {
+    var input = e.target;
+    if (!input.matches || !input.matches("[data-console-method]")) return;
+    var option = Array.prototype.find.call(input.list ? input.list.options : [], function (o) { return o.value === input.value; });
+    var box = input.form && input.form.elements.namedItem("params");
+    if (!option || !box) return;
+    if (box.value.trim() === "" || box.value === box.getAttribute("data-template")) {
+      box.value = option.getAttribute("data-params") || "";
+      box.setAttribute("data-template", box.value);
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
     document.querySelectorAll("select[data-transport-select]").forEach(followTransport);

@@ -26,6 +26,9 @@ func (s *Server) consoleSend(c echo.Context) error {
 	}
 	v := views.ConsoleView{Mode: c.FormValue("mode"), Method: strings.TrimSpace(c.FormValue("method")),
 		Params: c.FormValue("params"), Raw: c.FormValue("raw"), Errors: map[string]string{}}
+	if v.Methods, err = s.consoleMethods(c.Request().Context(), sessionID); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), toolCallTimeout)
 	defer cancel()
 	if v.Mode == "raw" {
@@ -58,6 +61,16 @@ func (s *Server) consoleSend(c echo.Context) error {
 		v.Outcome = requestOutcome(res, err)
 	}
 	return render(c, http.StatusOK, views.ConsoleCard(sessionID, v))
+}
+
+// consoleMethods are the requests the console offers on a session: those
+// of the era it speaks.
+func (s *Server) consoleMethods(ctx context.Context, sessionID int64) ([]backend.MethodTemplate, error) {
+	sess, err := s.deps.Sessions.GetSession(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return backend.ConsoleMethods(sess.Era), nil
 }
 
 // requestOutcome shows the answer to a request of any method.

@@ -38,6 +38,7 @@ func (s *Server) showServer(c echo.Context) error {
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
+		d.Console.Methods = backend.ConsoleMethods(live.Era)
 		if o, err := s.deps.Pool.Overview(live.ID); err == nil {
 			d.Overview = &o
 		}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserConsoleTemplates picks tools/call in the console's method list
+// and finds its params template in the box, then sends a ping typed by hand.
+func TestBrowserConsoleTemplates(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	demoHref := p.openDemoServerLink(srv.URL)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="console"]`)))
+	if n := e2eEval[int](p, "count the methods offered", `[data-testid="console"]`, `document.querySelectorAll('#console-methods option').length`); n < 10 {
+		t.Errorf("the console offers %d methods", n)
+	}
+	p.typeInto(`#console-method`, "tools/call")
+	e2eEval[bool](p, "leave the method field", "", `(document.querySelector("#console-method").dispatchEvent(new Event("change", {bubbles: true})), true)`)
+	if got := p.value(`#console-params`); got != `{"name": "", "arguments": {}}` {
+		t.Errorf("after picking tools/call the params box holds %q, want its template", got)
+	}
+	p.setValue(`#console-method`, "ping")
+	e2eEval[bool](p, "leave the method field", "", `(document.querySelector("#console-method").dispatchEvent(new Event("change", {bubbles: true})), true)`)
+	if got := p.value(`#console-params`); got != "" {
+		t.Errorf("after picking ping the params box holds %q, want ping's empty template in place of the previous one", got)
+	}
+	p.do("send the ping", `[data-testid="console"]`,
+		chromedp.Click(chromedp.CSS(`[data-testid="console-send"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="console"] [data-outcome="result"]`)))
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
