@@ -161,6 +161,7 @@ func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: prettyJSON(t.InputSchema), Form: backend.ParseToolForm(t.InputSchema),
+		CallID: newCallID(),
 	}
 }
 
