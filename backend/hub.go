@@ -5,13 +5,15 @@ import (
 )
 
 // Event is what the hub delivers to viewers of a session: committed frames,
-// or a change of the session's state.
+// a change of the session's state, or the progress of a call.
 type Event struct {
 	SessionID int64
 	Frames    []Frame  // frames in id order, already committed to the database
 	Session   *Session // set when the session's status changed
 	// InputsChanged says the session's waiting input requests changed (see Inbox).
 	InputsChanged bool
+	// Progress is a progress report of a running call (see CallWith).
+	Progress *CallProgress
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not

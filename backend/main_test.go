@@ -40,7 +40,9 @@ type echoArgs struct {
 }
 
 // newSDKServer returns an official Go SDK server with the tools echo, pid
-// (the process id, as text) and hang (waits until cancelled).
+// (the process id, as text), hang (waits until cancelled) and
+// progress_hang (reports progress 1 and 2 of 2, then waits until
+// cancelled).
 func newSDKServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"},
@@ -53,6 +55,20 @@ func newSDKServer() *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "waits until cancelled"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "progress_hang", Description: "reports progress, then waits until cancelled"},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			if token := req.Params.GetProgressToken(); token != nil {
+				for i := 1; i <= 2; i++ {
+					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+						Progress: float64(i), Total: 2, Message: fmt.Sprintf("step %d", i)})
+					if err != nil {
+						return nil, nil, err
+					}
+				}
+			}
 			<-ctx.Done()
 			return nil, nil, ctx.Err()
 		})

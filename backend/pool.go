@@ -44,6 +44,8 @@ type liveSession struct {
 	toolsMu    sync.Mutex
 	tools      []mcpclient.Tool // nil until first listed
 	toolsStale atomic.Bool      // set when the server says its tool list changed
+
+	calls callRegistry // running calls, by the caller's id (calls.go)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -340,12 +342,16 @@ func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params 
 	if err != nil {
 		return CallResult{}, err
 	}
+	return p.call(ctx, ls, method, params)
+}
+
+func (p *Pool) call(ctx context.Context, ls *liveSession, method string, params json.RawMessage, opts ...mcpclient.CallOption) (CallResult, error) {
 	var ps any
 	if len(params) > 0 {
 		ps = params
 	}
 	start := time.Now()
-	res, err := ls.client.Call(ctx, method, ps)
+	res, err := ls.client.Call(ctx, method, ps, opts...)
 	latency := time.Since(start)
 	var rpcErr *mcpclient.RPCError
 	if errors.As(err, &rpcErr) {

@@ -137,7 +137,7 @@ func TestAPISessionOverHTTP(t *testing.T) {
 			LatencyMS float64          `json:"latencyMs"`
 		}
 		r := d.api(t, http.MethodPost, base+"/requests", map[string]any{"method": "tools/list"}, &out)
-		if r.Status != http.StatusOK || out.Error != nil || len(out.Result.Tools) != 1 || out.Result.Tools[0].Name != "echo" {
+		if r.Status != http.StatusOK || out.Error != nil || len(out.Result.Tools) != 2 || out.Result.Tools[0].Name != "echo" || out.Result.Tools[1].Name != "wait" {
 			t.Errorf("tools/list: %d %s", r.Status, r.Body)
 		}
 		if out.LatencyMS <= 0 {

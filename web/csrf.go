@@ -71,9 +71,12 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// isCSRFToken reports whether v has the form of a token that rand.Text made:
-// 26 characters of the base32 alphabet.
-func isCSRFToken(v string) bool {
+// isCSRFToken reports whether v has the form of a token that rand.Text made.
+func isCSRFToken(v string) bool { return isRandText(v) }
+
+// isRandText reports whether v has the form of what rand.Text makes: 26
+// characters of the base32 alphabet.
+func isRandText(v string) bool {
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 	if len(v) != 26 {
 		return false

@@ -60,13 +60,18 @@ type echoArgs struct {
 // dashboard must show as text.
 const sdkInstructions = "Call echo first.\n<script>alert(\"instructions\")</script>"
 
-// newSDKServer returns an official Go SDK server with one tool, echo, and
-// instructions (sdkInstructions).
+// newSDKServer returns an official Go SDK server with the tools echo and
+// wait (which waits until cancelled), and instructions (sdkInstructions).
 func newSDKServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, &mcp.ServerOptions{Instructions: sdkInstructions})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes <b>text</b>"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "waits until cancelled"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
 		})
 	return s
 }

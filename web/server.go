@@ -87,6 +87,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/servers/:id/connect", s.connectServer)
 	e.POST("/sessions/:id/disconnect", s.disconnectSession)
 	e.POST("/sessions/:id/tools/call", s.callTool)
+	e.POST("/sessions/:id/calls/:call/cancel", s.cancelCall)
 	e.POST("/sessions/:id/inputs/:input", s.answerInput)
 	e.POST("/sessions/:id/console", s.consoleSend)
 	e.POST("/sessions/:id/ping", s.pingSession)

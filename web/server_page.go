@@ -52,7 +52,7 @@ func (s *Server) showServer(c echo.Context) error {
 		if err != nil {
 			d.ToolsError = backend.ErrorMessageOf(err)
 		}
-		d.Tools = s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
+		d.Tools = withCallIDs(s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive))
 	}
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
 }
@@ -180,6 +180,17 @@ func sameSlice(a, b []backend.Tool) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
+// withCallIDs copies cached tool views, giving each card a call id of its
+// own: two pages showing one server must not run calls under one id.
+func withCallIDs(cached []views.ToolView) []views.ToolView {
+	out := make([]views.ToolView, len(cached))
+	for i, v := range cached {
+		v.CallID = newCallID()
+		out[i] = v
+	}
+	return out
+}
+
 // toolView is a tool's card before anyone fills it in: its fields hold
 // the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
@@ -187,6 +198,7 @@ func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
+		CallID: newCallID(),
 	}
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -175,6 +176,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
 				return websocket.CloseInternalServerErr, lost
 			}
@@ -278,6 +282,30 @@ func (s *Server) sendFragment(conn *websocket.Conn, comp templ.Component) bool {
 	}
 	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
 	return conn.WriteMessage(websocket.TextMessage, buf.Bytes()) == nil
+}
+
+// progressMessage is the live stream's one message that is not HTML: the
+// progress of a running call, which the page's script shows on the card
+// whose call it is (a viewer without that card ignores it).
+type progressMessage struct {
+	CallProgress struct {
+		Call     string  `json:"call"`
+		Progress float64 `json:"progress"`
+		Total    float64 `json:"total,omitempty"`
+		Message  string  `json:"message,omitempty"`
+	} `json:"callProgress"`
+}
+
+// sendProgress writes a call's progress as one JSON message.
+func sendProgress(conn *websocket.Conn, p backend.CallProgress) bool {
+	var m progressMessage
+	m.CallProgress.Call, m.CallProgress.Progress, m.CallProgress.Total, m.CallProgress.Message = p.CallID, p.Progress, p.Total, p.Message
+	body, err := json.Marshal(m)
+	if err != nil {
+		return false
+	}
+	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
+	return conn.WriteMessage(websocket.TextMessage, body) == nil
 }
 
 // sendInputChanges adds the cards of newly waiting requests and removes

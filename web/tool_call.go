@@ -2,9 +2,12 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,11 +17,20 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-const toolCallTimeout = 60 * time.Second
+// toolCallTimeout bounds a call when its form names no timeout;
+// maxToolCallTimeout bounds the timeout a form may name.
+const (
+	toolCallTimeout    = 60 * time.Second
+	maxToolCallTimeout = time.Hour
+)
 
 // callTool validates a tool form and, when it is valid, sends tools/call on
 // the session. It answers with the tool's card: the form with its field
 // errors, or the outcome of the call. Nothing is sent for an invalid form.
+// The call runs under the id the form carries (_call), so that cancelCall
+// can end it and its progress reaches the page, and under the form's
+// timeout (_timeout, in seconds) or toolCallTimeout. The card it answers
+// with carries a fresh id.
 func (s *Server) callTool(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -35,23 +47,75 @@ func (s *Server) callTool(c echo.Context) error {
 	}
 	view := toolView(tool)
 	view.Values = formValues(c)
+	view.Timeout = c.FormValue(views.TimeoutField)
+	callID := c.FormValue("_call")
 	args, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
 	if fieldErrs == nil {
 		fieldErrs = backend.ValidateArguments(view.Form, tool.InputSchema, args)
+	}
+	timeout, msg := parseTimeout(view.Timeout)
+	if msg != "" {
+		if fieldErrs == nil {
+			fieldErrs = map[string]string{}
+		}
+		fieldErrs[views.TimeoutField] = msg
+	}
+	if callID == "" {
+		callID = newCallID() // a form from elsewhere: the call cannot be cancelled
+	} else if !validCallID(callID) {
+		return backend.Errorf(backend.EInvalid, "The form's call id is not valid; reload the page.")
 	}
 	if len(fieldErrs) > 0 {
 		view.Errors = fieldErrs
 		return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 	}
-	cctx, cancel := context.WithTimeout(ctx, toolCallTimeout)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	params, err := json.Marshal(map[string]any{"name": tool.Name, "arguments": args})
 	if err != nil {
 		return err
 	}
-	res, err := s.deps.Pool.Call(cctx, sessionID, "tools/call", params)
+	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true})
 	view.Outcome = outcomeOf(res, err)
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
+}
+
+// cancelCall cancels a running call of the session, named by the id its
+// form carried. It answers 204 whether the call was running or had already
+// finished; the call's own request then answers with its card.
+func (s *Server) cancelCall(c echo.Context) error {
+	sessionID, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	callID := c.Param("call")
+	if !validCallID(callID) {
+		return backend.Errorf(backend.ENotFound, "No such call.")
+	}
+	if _, err := s.deps.Pool.CancelCall(sessionID, callID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// newCallID returns a fresh id for the next call of a tool card.
+func newCallID() string { return rand.Text() }
+
+// validCallID reports whether id looks like one newCallID made.
+func validCallID(id string) bool { return isRandText(id) }
+
+// parseTimeout reads a tool form's timeout in whole seconds; blank means
+// toolCallTimeout. msg is the field error of a value that is not allowed.
+func parseTimeout(v string) (d time.Duration, msg string) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return toolCallTimeout, ""
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || time.Duration(n)*time.Second > maxToolCallTimeout {
+		return 0, fmt.Sprintf("A whole number of seconds from 1 to %d.", int(maxToolCallTimeout/time.Second))
+	}
+	return time.Duration(n) * time.Second, ""
 }
 
 // formValues collects the tool form's inputs, keyed by argument name, and
@@ -73,6 +137,9 @@ func formValues(c echo.Context) map[string]string {
 
 // outcomeOf turns a tools/call answer into what the user sees.
 func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
+	if errors.Is(err, backend.ErrCallCancelled) {
+		return &views.ToolOutcome{Kind: views.OutcomeCancelled, Latency: res.Latency}
+	}
 	o := requestOutcome(res, err)
 	if o.Kind != views.OutcomeResult {
 		return o

@@ -1,0 +1,152 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// ErrCallCancelled is returned by CallWith when CancelCall ended the call.
+var ErrCallCancelled = Errorf(EConflict, "The call was cancelled.")
+
+// CallOptions tune one request made with CallWith.
+type CallOptions struct {
+	// ID names the call among the session's running calls, for CancelCall
+	// and for the Progress events of the call. "" leaves the call
+	// unregistered: it can then be neither cancelled nor followed.
+	ID string
+	// Progress asks the server for progress reports (a _meta.progressToken
+	// unique to the call); each report is published on the hub as an Event
+	// with Progress set. It needs ID.
+	Progress bool
+}
+
+// CallProgress is one progress report of a running call, as published on
+// the hub.
+type CallProgress struct {
+	CallID   string
+	Progress float64
+	Total    float64 // 0 when the server gave none
+	Message  string
+}
+
+// callRegistry holds the running calls of one session and remembers the
+// ids of the last finished ones, so that cancelling a call that just
+// finished is told apart from cancelling one that never was.
+type callRegistry struct {
+	mu       sync.Mutex
+	running  map[string]context.CancelCauseFunc
+	finished []string // ring of the last maxFinishedCalls ids, oldest first
+}
+
+// maxFinishedCalls bounds how many finished call ids a session remembers.
+const maxFinishedCalls = 256
+
+// progressInterval is the least time between two Progress events of one
+// call; reports that come faster are dropped, except the last step.
+const progressInterval = 50 * time.Millisecond
+
+func (r *callRegistry) add(id string, cancel context.CancelCauseFunc) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.running[id]; ok {
+		return Errorf(EConflict, "A call with id %q is already running.", id)
+	}
+	if r.running == nil {
+		r.running = map[string]context.CancelCauseFunc{}
+	}
+	r.running[id] = cancel
+	return nil
+}
+
+func (r *callRegistry) done(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, id)
+	if len(r.finished) == maxFinishedCalls {
+		r.finished = append(r.finished[:0], r.finished[1:]...)
+	}
+	r.finished = append(r.finished, id)
+}
+
+func (r *callRegistry) cancel(id string) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cancel, ok := r.running[id]; ok {
+		cancel(ErrCallCancelled)
+		return true, nil
+	}
+	for _, f := range r.finished {
+		if f == id {
+			return false, nil
+		}
+	}
+	return false, Errorf(ENotFound, "No call %q was made on this session.", id)
+}
+
+// CallWith is Call with options: a call with an ID is registered while it
+// runs, so that CancelCall can end it, and with Progress its progress
+// reports are published on the hub. Registering an ID that is already
+// running is an EConflict *Error and sends nothing. A call ended by
+// CancelCall returns ErrCallCancelled (and the client has sent
+// notifications/cancelled).
+func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error) {
+	ls, err := p.writable(sessionID)
+	if err != nil {
+		return CallResult{}, err
+	}
+	var opts []mcpclient.CallOption
+	if o.ID != "" {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		if err := ls.calls.add(o.ID, cancel); err != nil {
+			return CallResult{}, err
+		}
+		defer ls.calls.done(o.ID)
+		if o.Progress {
+			opts = append(opts, mcpclient.WithProgress(p.progressPublisher(sessionID, o.ID)))
+		}
+	}
+	res, err := p.call(ctx, ls, method, params, opts...)
+	if err != nil && o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled) {
+		return CallResult{Latency: res.Latency}, ErrCallCancelled
+	}
+	return res, err
+}
+
+// progressPublisher returns the progress callback of one call: it
+// publishes the reports on the hub, at most one per progressInterval
+// (and always the one that completes the total). It runs on the client's
+// reader goroutine and never blocks.
+func (p *Pool) progressPublisher(sessionID int64, callID string) func(mcpclient.Progress) {
+	var last time.Time
+	return func(pr mcpclient.Progress) {
+		now := time.Now()
+		if now.Sub(last) < progressInterval && (pr.Total == 0 || pr.Progress < pr.Total) {
+			return
+		}
+		last = now
+		p.hub.Publish(Event{SessionID: sessionID, Progress: &CallProgress{
+			CallID: callID, Progress: pr.Progress, Total: pr.Total, Message: pr.Message,
+		}})
+	}
+}
+
+// CancelCall cancels the session's running call id: its request's context
+// ends, the client sends notifications/cancelled, and the call returns
+// ErrCallCancelled. It reports whether the call was running; cancelling a
+// call that already finished does nothing and is no error. An id the
+// session never ran is an ENotFound *Error; a session that is not live is
+// an EConflict one.
+func (p *Pool) CancelCall(sessionID int64, id string) (bool, error) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return false, err
+	}
+	return ls.calls.cancel(id)
+}
