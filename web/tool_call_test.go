@@ -3,9 +3,9 @@ package web_test
 import (
 	"crypto/rand"
 	"fmt"
-	"regexp"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
