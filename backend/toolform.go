@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ const (
 	FieldInteger FieldType = "integer"
 	FieldBoolean FieldType = "boolean"
 	FieldEnum    FieldType = "enum"
+	// FieldMulti is an array whose items are choices: several may be
+	// picked. Its form text is a JSON array of the chosen members.
+	FieldMulti FieldType = "multi"
 )
 
 // EnumOption is one choice of an enum field: Value is the member as JSON
@@ -41,7 +45,7 @@ type FormField struct {
 	Title       string
 	Description string
 	Type        FieldType
-	Options     []EnumOption // for FieldEnum
+	Options     []EnumOption // for FieldEnum and FieldMulti
 	Default     string       // the schema default as form text ("" when none); for enums, the JSON text of the member
 	Required    bool
 	// Format is a string's "format" (email, uri, date, date-time, …), which
@@ -71,6 +75,7 @@ type schemaProperty struct {
 	AnyOf       []titledConst     `json:"anyOf"`
 	Default     json.RawMessage   `json:"default"`
 	Format      string            `json:"format"`
+	Items       *schemaProperty   `json:"items"`
 }
 
 // titledConst is a choice written as {"const": V, "title": "Label"}.
@@ -137,6 +142,11 @@ func ParseToolForm(inputSchema json.RawMessage) ToolForm {
 			if len(p.Default) > 0 {
 				f.Default = string(compactJSON(p.Default))
 			}
+		} else if p.Items != nil && isArrayType(p.Type) && p.Items.enumOptions() != nil {
+			f.Type, f.Options = FieldMulti, p.Items.enumOptions()
+			if len(p.Default) > 0 {
+				f.Default = string(compactJSON(p.Default))
+			}
 		} else {
 			f.Type = simpleType(p.Type)
 			f.Default = defaultText(p.Default)
@@ -184,6 +194,20 @@ func propertyOrder(schema json.RawMessage, props map[string]schemaProperty) []st
 		}
 	}
 	return ordered
+}
+
+// isArrayType reports whether a schema "type" is "array" (alone, or with
+// "null").
+func isArrayType(raw json.RawMessage) bool {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return one == "array"
+	}
+	var many []string
+	if json.Unmarshal(raw, &many) != nil {
+		return false
+	}
+	return slices.Contains(many, "array") && len(many) <= 2 && (len(many) == 1 || slices.Contains(many, "null"))
 }
 
 // simpleType maps a schema "type" (a string, or a list with "null") to a
@@ -318,6 +342,22 @@ func fieldValue(f FormField, text string) (json.RawMessage, error) {
 			}
 		}
 		return nil, errors.New("Choose one of the listed values.")
+	case FieldMulti:
+		chosen, err := ChosenMembers(text)
+		if err != nil {
+			return nil, errors.New("Choose among the listed values.")
+		}
+		out := []json.RawMessage{}
+		for _, o := range f.Options { // in the listed order, each once
+			if chosen[o.Value] {
+				out = append(out, json.RawMessage(o.Value))
+				delete(chosen, o.Value)
+			}
+		}
+		if len(chosen) > 0 {
+			return nil, errors.New("Choose among the listed values.")
+		}
+		return json.Marshal(out)
 	}
 	return nil, fmt.Errorf("unsupported field type %q", f.Type)
 }
@@ -418,6 +458,20 @@ func validateArguments(inputSchema, args json.RawMessage) map[string]string {
 		errs[RawField] = verr.Error()
 	}
 	return errs
+}
+
+// ChosenMembers reads a multi-choice field's form text, a JSON array, as
+// the set of its members' compact JSON texts.
+func ChosenMembers(text string) (map[string]bool, error) {
+	var members []json.RawMessage
+	if err := json.Unmarshal([]byte(text), &members); err != nil {
+		return nil, err
+	}
+	chosen := make(map[string]bool, len(members))
+	for _, m := range members {
+		chosen[string(compactJSON(m))] = true
+	}
+	return chosen, nil
 }
 
 // noLoader refuses every $ref outside the schema itself: a schema comes

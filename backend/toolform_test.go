@@ -423,3 +423,49 @@ func TestValidateArgumentsFormatsAndReferences(t *testing.T) {
 		})
 	}
 }
+
+func TestMultiChoiceField(t *testing.T) {
+	form := backend.ParseToolForm(json.RawMessage(`{
+		"type": "object",
+		"properties": {
+			"colors": {"type": "array", "items": {"type": "string", "enum": ["red", "green", "blue"]}, "default": ["blue"]},
+			"sizes":  {"type": ["array", "null"], "items": {"anyOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}},
+			"free":   {"type": "array", "items": {"type": "string"}}
+		},
+		"required": ["colors"]
+	}`))
+	if len(form.Fields) != 2 || form.Fields[0].Type != backend.FieldMulti || form.Fields[1].Type != backend.FieldMulti ||
+		form.Fields[1].Options[1].Label != "Large" || form.Fields[0].Default != `["blue"]` {
+		t.Fatalf("fields = %+v, want two multi-choice fields", form.Fields)
+	}
+	if len(form.RawOnly) != 1 || form.RawOnly[0].Name != "free" {
+		t.Errorf("an array of free strings should stay in the JSON box: %+v", form.RawOnly)
+	}
+	tests := []struct {
+		name   string
+		values map[string]string
+		args   string
+		err    string
+	}{
+		{"picked in the listed order, each once", map[string]string{"colors": `["blue","red","blue"]`}, `{"colors": ["red", "blue"]}`, ""},
+		{"the default as filled in", form.Defaults(), `{"colors": ["blue"]}`, ""},
+		{"an empty pick of a required field", map[string]string{"colors": ``}, "", "required"},
+		{"a member not listed", map[string]string{"colors": `["pink"]`}, "", "listed"},
+		{"not an array", map[string]string{"colors": `red`}, "", "listed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, errs := backend.ArgumentsFromForm(form, tt.values)
+			if tt.err != "" {
+				if !strings.Contains(errs["colors"], tt.err) {
+					t.Errorf("errors = %v, want colors to say %q", errs, tt.err)
+				}
+				return
+			}
+			if errs != nil {
+				t.Fatalf("errors = %v", errs)
+			}
+			assertJSONEqual(t, args, tt.args)
+		})
+	}
+}

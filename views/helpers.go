@@ -211,9 +211,21 @@ func defaultHint(f backend.FormField) string {
 	return ""
 }
 
+// chosen is the set of members a multi-choice field's form text picks.
+func chosen(value string) map[string]bool {
+	set, err := backend.ChosenMembers(value)
+	if err != nil {
+		return nil
+	}
+	return set
+}
+
 // typeLabel names a field's type as its label shows it, with a string's
 // format.
 func typeLabel(f backend.FormField) string {
+	if f.Type == backend.FieldMulti {
+		return "choose any"
+	}
 	if f.Format != "" {
 		return string(f.Type) + " · " + f.Format
 	}

@@ -23,7 +23,8 @@ var askSchema = json.RawMessage(`{
     "name": {"type": "string", "title": "Your name", "minLength": 1},
     "formal": {"type": "boolean", "default": false},
     "lang": {"type": "string", "enum": ["en", "fr"]},
-    "age": {"type": "integer", "minimum": 0}
+    "age": {"type": "integer", "minimum": 0},
+    "topics": {"type": "array", "title": "Topics", "items": {"type": "string", "enum": ["go", "mcp", "web"]}}
   },
   "required": ["name"]
 }`)
@@ -70,7 +71,7 @@ func newAskingServer(life context.Context) *mcp.Server {
 				return nil, nil, fmt.Errorf("elicitation: %w", err)
 			}
 			out := res.Action + ":"
-			for _, k := range []string{"name", "formal", "lang", "age"} {
+			for _, k := range []string{"name", "formal", "lang", "age", "topics"} {
 				if v, ok := res.Content[k]; ok {
 					out += fmt.Sprintf(" %s=%v(%T)", k, v, v)
 				}
@@ -502,6 +503,8 @@ func TestInputsPage(t *testing.T) {
 			`<option value="true">true</option>`,
 			fmt.Sprintf(`<select id="input-%d-lang" name="arg.lang"`, in.ID),
 			`<option value="&#34;fr&#34;">`,
+			`data-testid="multi-choice"`,
+			`<input type="checkbox" name="arg.topics[]" value="&#34;mcp&#34;">`,
 			fmt.Sprintf(`hx-post="%s"`, inputPath(in.ID)),
 			"Who are you?",
 		} {
@@ -553,12 +556,12 @@ func TestInputsPage(t *testing.T) {
 		})
 
 		r := d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {"accept"},
-			"arg.name": {"Ada"}, "arg.formal": {"true"}, "arg.lang": {`"fr"`}, "arg.age": {"36"}})
+			"arg.name": {"Ada"}, "arg.formal": {"true"}, "arg.lang": {`"fr"`}, "arg.age": {"36"}, "arg.topics[]": {`"web"`, `"go"`}})
 		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) || strings.Contains(r.Body, `data-testid="input-request"`) {
 			t.Fatalf("accept: %d\n%s", r.Status, r.Body)
 		}
 		card := finished(t, "the ask call", call)
-		if want := "accept: name=Ada(string) formal=true(bool) lang=fr(string) age=36(float64)"; card.Status != http.StatusOK ||
+		if want := "accept: name=Ada(string) formal=true(bool) lang=fr(string) age=36(float64) topics=[go web]([]interface {})"; card.Status != http.StatusOK ||
 			!strings.Contains(card.Body, `data-outcome="result"`) || !strings.Contains(card.Body, want) {
 			t.Errorf("the ask card after the answer: %d, want the result %q\n%s", card.Status, want, card.Body)
 		}

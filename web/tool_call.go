@@ -118,8 +118,9 @@ func parseTimeout(v string) (d time.Duration, msg string) {
 	return time.Duration(n) * time.Second, ""
 }
 
-// formValues collects the tool form's inputs, keyed by argument name, and
-// the raw JSON box under backend.RawField.
+// formValues collects a schema form's inputs, keyed by argument name (a
+// multi-choice field's checkboxes as one JSON array), and the raw JSON box
+// under backend.RawField.
 func formValues(c echo.Context) map[string]string {
 	values := map[string]string{}
 	form, err := c.FormParams()
@@ -127,7 +128,14 @@ func formValues(c echo.Context) map[string]string {
 		return values
 	}
 	for k, v := range form {
-		if name, ok := strings.CutPrefix(k, "arg."); ok && len(v) > 0 {
+		name, ok := strings.CutPrefix(k, "arg.")
+		switch {
+		case !ok || len(v) == 0:
+		case strings.HasSuffix(name, "[]"):
+			// The checkboxes of a multi-choice field: each value is a
+			// member's JSON text; together they are its form text.
+			values[strings.TrimSuffix(name, "[]")] = "[" + strings.Join(v, ",") + "]"
+		default:
 			values[name] = v[0]
 		}
 	}
