@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
