@@ -20,15 +20,8 @@ import (
 // tools back on a new session.
 func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
-	first := strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
-		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
+	p.connectDemoServer(srv.URL)
+	first := p.liveSessionID()
 
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+first, nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -72,13 +65,7 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 // brings the card into view with its first field focused.
 func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("summarize"))))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.connectDemoServer(srv.URL)
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
@@ -111,11 +98,7 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 // nothing is sent, and with the city the call goes through.
 func TestBrowserNestedErrorShowsAtTheJSONBox(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("create_user"))))
+	p.connectDemoServer(srv.URL)
 	card := e2eCard("create_user")
 	p.typeInto(card+` [name="arg.name"]`, "Ada")
 	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St"}}`)

@@ -10,11 +10,7 @@ import (
 // and finds its params template in the box, then sends a ping typed by hand.
 func TestBrowserConsoleTemplates(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="console"]`)))
+	p.connectDemoServer(srv.URL)
 	if n := e2eEval[int](p, "count the methods offered", `[data-testid="console"]`, `document.querySelectorAll('#console-methods option').length`); n < 10 {
 		t.Errorf("the console offers %d methods", n)
 	}

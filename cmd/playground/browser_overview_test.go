@@ -18,11 +18,7 @@ import (
 // With server-everything in node_modules, its instructions are shown too.
 func TestBrowserServerOverview(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="overview"]`)))
+	p.connectDemoServer(srv.URL)
 	for sel, want := range map[string]string{
 		`[data-testid="overview-name"]`:       "MCP Playground demo server",
 		`[data-testid="overview-version"]`:    "1.0.0",

@@ -401,13 +401,7 @@ func TestBrowserDashboard(t *testing.T) {
 func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	srv, p := e2eBrowse(t)
 
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("ask_name"))))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.connectDemoServer(srv.URL)
 
 	p.startTool("ask_name")
 	ask := p.waitInput("elicit-form", "")
@@ -658,6 +652,26 @@ func e2eHeader(resp *network.Response, name string) string {
 		}
 	}
 	return ""
+}
+
+// connectDemoServer opens the demo server's page, connects it, and waits
+// until its traffic panel streams live.
+func (p *e2ePage) connectDemoServer(base string) {
+	p.t.Helper()
+	demoHref := p.openDemoServerLink(base)
+	p.do("open the demo server and connect", "main", chromedp.Navigate(base+demoHref),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+}
+
+// liveSessionID is the id of the session the server page shows.
+func (p *e2ePage) liveSessionID() string {
+	p.t.Helper()
+	return strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
+		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
 }
 
 // waitJS waits until the expression is truthy.

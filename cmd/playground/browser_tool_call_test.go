@@ -18,14 +18,8 @@ import (
 // there (tool-running.png) and so is the cancelled one (tool-cancelled.png).
 func TestBrowserLongToolCall(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
 	card := e2eCard("slow")
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(card)))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.connectDemoServer(srv.URL)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 
 	if e2eEval[bool](p, "look for the running state before any call", card,

@@ -110,13 +110,8 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 // brings every frame back.
 func TestBrowserTrafficFilter(t *testing.T) {
 	srv, p := e2eBrowse(t)
-	demoHref := p.openDemoServerLink(srv.URL)
-	p.do("open the demo server and connect", "main", chromedp.Navigate(srv.URL+demoHref),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
-	sessionID := strings.TrimPrefix(e2eEval[string](p, "find the session link", `[data-testid="connection"]`,
-		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
+	p.connectDemoServer(srv.URL)
+	sessionID := p.liveSessionID()
 	requests := srv.URL + "/api/v1/sessions/" + sessionID + "/requests"
 	call := func(tool string, args map[string]any) {
 		e2ePostJSON(t, requests, map[string]any{"method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}}, http.StatusOK, nil)
