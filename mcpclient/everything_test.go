@@ -232,17 +232,24 @@ func (n *notes) add(x Notification) {
 // waiting up to d for it.
 func (n *notes) wait(t *testing.T, method, s string, d time.Duration) Notification {
 	t.Helper()
+	return n.waitFor(t, method, func(params string) bool { return strings.Contains(params, s) }, fmt.Sprintf("containing %q", s), d)
+}
+
+// waitFor returns the first notification of method whose params match,
+// waiting up to d for it; what says what match looks for.
+func (n *notes) waitFor(t *testing.T, method string, match func(params string) bool, what string, d time.Duration) Notification {
+	t.Helper()
 	for deadline := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
 		n.mu.Lock()
 		for _, x := range n.list {
-			if x.Method == method && strings.Contains(string(x.Params), s) {
+			if x.Method == method && match(string(x.Params)) {
 				n.mu.Unlock()
 				return x
 			}
 		}
 		n.mu.Unlock()
 		if time.Now().After(deadline) {
-			t.Fatalf("no %s notification containing %q", method, s)
+			t.Fatalf("no %s notification %s", method, what)
 		}
 	}
 }
@@ -330,7 +337,11 @@ var everythingTools = map[string]everythingTool{
 		if res := e.callTool(t, "toggle-simulated-logging", `{}`); !strings.Contains(text(res), "Started") {
 			t.Fatalf("result = %s", text(res))
 		}
-		e.notes.wait(t, "notifications/message", "-level message", 10*time.Second)
+		// The simulated messages read "Debug-level message" and the like,
+		// but one of the eight reads "Alert level-message".
+		e.notes.waitFor(t, "notifications/message", func(params string) bool {
+			return strings.Contains(params, "-level message") || strings.Contains(params, "level-message")
+		}, "of the simulated logging", 10*time.Second)
 		if res := e.callTool(t, "toggle-simulated-logging", `{}`); !strings.Contains(text(res), "Stopped") {
 			t.Errorf("result = %s", text(res))
 		}
