@@ -89,6 +89,15 @@ type FrameFilter struct {
 	Text string
 }
 
+// IsToolError reports whether f is a result that says "isError": true, in
+// the first MaxBodyPreview bytes of its body. It looks for the bytes, not
+// the decoded member, so that traffic views and filters stay cheap; the
+// store's filter looks for the same bytes.
+func (f Frame) IsToolError() bool {
+	body := f.Body[:min(len(f.Body), MaxBodyPreview)]
+	return f.RPCType == RPCResult && (bytes.Contains(body, []byte(`"isError":true`)) || bytes.Contains(body, []byte(`"isError": true`)))
+}
+
 // IsZero reports whether the filter matches every frame.
 func (q FrameFilter) IsZero() bool { return q == FrameFilter{} }
 
@@ -97,8 +106,7 @@ func (q FrameFilter) IsZero() bool { return q == FrameFilter{} }
 func (q FrameFilter) Matches(f Frame) bool {
 	body := f.Body[:min(len(f.Body), MaxBodyPreview)]
 	switch {
-	case q.Errors && !(f.RPCType == RPCError || f.Kind == mcpclient.KindParseError ||
-		(f.RPCType == RPCResult && (bytes.Contains(body, []byte(`"isError":true`)) || bytes.Contains(body, []byte(`"isError": true`))))):
+	case q.Errors && !(f.RPCType == RPCError || f.Kind == mcpclient.KindParseError || f.IsToolError()):
 		return false
 	case q.NoNotifications && f.RPCType == RPCNotification:
 		return false

@@ -51,15 +51,11 @@ func (s *Server) olderFrames(c echo.Context) error {
 	if before == 0 {
 		return backend.Errorf(backend.EInvalid, "Say which frame the older ones come before (?before=ID).")
 	}
-	filter, err := frameFilterOf(c)
+	filter, err := s.sessionFilter(c, id)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
-		return err
-	}
-	page, err := s.framePage(ctx, id, before, filter)
+	page, err := s.framePage(c.Request().Context(), id, before, filter)
 	if err != nil {
 		return err
 	}
@@ -73,19 +69,26 @@ func (s *Server) traffic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	filter, err := frameFilterOf(c)
+	filter, err := s.sessionFilter(c, id)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
-		return err
-	}
-	page, err := s.framePage(ctx, id, 0, filter)
+	page, err := s.framePage(c.Request().Context(), id, 0, filter)
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.FrameList(page, s.deps.Pool.IsLive(id)))
+}
+
+// sessionFilter reads the traffic filter of a request about session id,
+// and checks that the session exists (ENotFound otherwise).
+func (s *Server) sessionFilter(c echo.Context, id int64) (backend.FrameFilter, error) {
+	filter, err := frameFilterOf(c)
+	if err != nil {
+		return filter, err
+	}
+	_, err = s.deps.Sessions.GetSession(c.Request().Context(), id)
+	return filter, err
 }
 
 // maxFilterText bounds a traffic search.

@@ -19,14 +19,11 @@ func (s *Server) exportFrames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	filter, err := frameFilterOf(c)
+	filter, err := s.sessionFilter(c, id)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
-		return err
-	}
 	q := backend.FrameQuery{SessionID: id, Limit: apiFramePage, MaxBodyBytes: apiFrameBytes, Filter: filter}
 	frames, err := s.deps.Frames.ListFrames(ctx, q)
 	if err != nil {
