@@ -1,12 +1,15 @@
 package backend
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -258,6 +261,24 @@ func (p *Pool) LiveSession(serverID int64) (Session, bool) {
 		return Session{}, false
 	}
 	return best.session, true
+}
+
+// LiveSessions returns the pool's open sessions, ordered by server name
+// and then by session id.
+func (p *Pool) LiveSessions() []Session {
+	p.mu.Lock()
+	out := make([]Session, 0, len(p.live))
+	for _, ls := range p.live {
+		out = append(out, ls.session)
+	}
+	p.mu.Unlock()
+	slices.SortFunc(out, func(a, b Session) int {
+		if c := strings.Compare(a.ServerName, b.ServerName); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
 }
 
 // IsLive reports whether the session is open in this pool.

@@ -207,8 +207,45 @@
     });
   });
 
+  // A section's item list: the search box hides the items that do not
+  // match as the user types; Enter opens the first item still shown.
+  function filterItems(input) {
+    var list = input.closest("[data-testid=item-list]");
+    var items = list.querySelectorAll("[data-items] > li");
+    var none = list.querySelector("[data-no-match]");
+    function apply() {
+      var q = input.value.trim().toLowerCase(), shown = 0;
+      items.forEach(function (li) {
+        var on = q === "" || li.textContent.toLowerCase().indexOf(q) >= 0;
+        li.hidden = !on;
+        if (on) shown++;
+      });
+      if (none) none.hidden = shown > 0;
+    }
+    input.addEventListener("input", apply);
+    // The item htmx opens becomes the list's current one.
+    list.addEventListener("htmx:beforeRequest", function (e) {
+      var link = e.detail.elt;
+      if (!link.matches("[data-testid=item-link]")) return;
+      list.querySelectorAll("[data-testid=item-link].active").forEach(function (a) {
+        a.classList.remove("active");
+        a.removeAttribute("aria-current");
+      });
+      link.classList.add("active");
+      link.setAttribute("aria-current", "true");
+    });
+    input.form.addEventListener("submit", function (e) {
+      var first = list.querySelector("[data-items] > li:not([hidden]) a");
+      if (!first) return;
+      e.preventDefault();
+      window.location.assign(first.href);
+    });
+    apply();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
+    document.querySelectorAll("[data-item-filter]").forEach(filterItems);
     document.querySelectorAll("select[data-transport-select]").forEach(followTransport);
     document.querySelectorAll("form[data-testid=server-form]").forEach(focusFirstError);
   });
