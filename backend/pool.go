@@ -411,6 +411,23 @@ func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error 
 	return nil
 }
 
+// Notify sends a notification of any method on a live session; params may
+// be nil. Like SendRaw it goes out as the user wrote it.
+func (p *Pool) Notify(ctx context.Context, sessionID int64, method string, params json.RawMessage) error {
+	ls, err := p.writable(sessionID)
+	if err != nil {
+		return err
+	}
+	var body any
+	if len(params) > 0 {
+		body = params
+	}
+	if err := ls.client.Notify(ctx, method, body); err != nil {
+		return Errorf(EUnavailable, "The notification could not be sent: %s", ls.redact.Text(err.Error()))
+	}
+	return nil
+}
+
 // callError describes the failure of a request on the session for the
 // user, with the server's secrets redacted (an exit error quotes stderr).
 func (ls *liveSession) callError(method string, err error) error {

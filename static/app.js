@@ -113,7 +113,7 @@
     go.setAttribute("data-testid", "input-toast-go");
     go.addEventListener("click", function () {
       toast.remove();
-      card.scrollIntoView({ block: "center" });
+      card.scrollIntoView({ block: "start" });
       var field = card.querySelector("input:not([type=hidden]), select, textarea, button");
       if (field) field.focus({ preventScroll: true });
     });

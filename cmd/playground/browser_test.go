@@ -780,6 +780,22 @@ func (p *e2ePage) choose(sel, label string) {
 	}
 }
 
+// openSection opens a section (tools, resources, prompts, tasks, logs,
+// console) of the server page the browser is on, unless it shows that
+// section already, and waits until the traffic panel streams live again.
+func (p *e2ePage) openSection(section string) {
+	p.t.Helper()
+	body := `[data-testid="section-` + section + `"]`
+	if e2eEval[bool](p, "check the section", "", `!!document.querySelector(`+e2eJS(body)+`)`) {
+		return
+	}
+	p.do("open the "+section+" section", "main",
+		chromedp.Click(chromedp.CSS(`[data-testid="tab-`+section+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(body)))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+}
+
 // openTool opens the tool's card in the Tools section of the server page
 // the browser is on: it clicks the tool in the section's list (going to
 // the section first when the page shows another), and waits for the card.
@@ -787,14 +803,7 @@ func (p *e2ePage) choose(sel, label string) {
 // stream and waiting server requests stay.
 func (p *e2ePage) openTool(tool string) {
 	p.t.Helper()
-	onTools := e2eEval[bool](p, "check the section", "", `!!document.querySelector('[data-testid="section-tools"]')`)
-	if !onTools {
-		p.do("open the Tools section", "main",
-			chromedp.Click(chromedp.CSS(`[data-testid="tab-tools"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="section-tools"]`)))
-		p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-			`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
-	}
+	p.openSection("tools")
 	link := `[data-testid="item-link"][data-item="` + tool + `"]`
 	p.do("open the "+tool+" card", `[data-testid="item-list"]`,
 		chromedp.Click(chromedp.CSS(link)),
