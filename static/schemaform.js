@@ -197,7 +197,7 @@
     union.querySelectorAll(":scope > template[data-sf-branch]").forEach(function (t) {
       var score = 0;
       t.content.querySelectorAll("[data-sf-node]").forEach(function (n) {
-        if (n.parentElement.closest("[data-sf-node]")) return;
+        if (n.parentElement && n.parentElement.closest("[data-sf-node]")) return; // not a branch field itself
         var k = n.getAttribute("data-sf-name");
         if (!Object.prototype.hasOwnProperty.call(o, k)) return;
         score++;

@@ -66,17 +66,25 @@ func sfConstraints(f *schemaform.Field) string {
 		parts = append(parts, "at most "+num(f.Maximum))
 	}
 	count := func(min, max *int, unit string) {
+		units := func(n int) string {
+			if n == 1 {
+				return strconv.Itoa(n) + " " + unit
+			}
+			return strconv.Itoa(n) + " " + unit + "s"
+		}
 		switch {
 		case min != nil && max != nil:
-			parts = append(parts, strconv.Itoa(*min)+" to "+strconv.Itoa(*max)+" "+unit)
+			parts = append(parts, strconv.Itoa(*min)+" to "+units(*max))
+		case min != nil && *min == 1 && unit == "character":
+			parts = append(parts, "not empty")
 		case min != nil && *min > 0:
-			parts = append(parts, "at least "+strconv.Itoa(*min)+" "+unit)
+			parts = append(parts, "at least "+units(*min))
 		case max != nil:
-			parts = append(parts, "at most "+strconv.Itoa(*max)+" "+unit)
+			parts = append(parts, "at most "+units(*max))
 		}
 	}
-	count(f.MinLength, f.MaxLength, "characters")
-	count(f.MinItems, f.MaxItems, "items")
+	count(f.MinLength, f.MaxLength, "character")
+	count(f.MinItems, f.MaxItems, "item")
 	if f.Pattern != "" {
 		parts = append(parts, "matching "+f.Pattern)
 	}
