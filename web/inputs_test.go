@@ -505,7 +505,7 @@ func TestInputsPage(t *testing.T) {
 			fmt.Sprintf(`<select id="input-%d-lang" name="arg.lang"`, in.ID),
 			`<option value="&#34;fr&#34;">`,
 			`data-testid="multi-choice"`,
-			`<input type="checkbox" name="arg.topics[]" value="&#34;mcp&#34;">`,
+			`<input type="checkbox" name="arg.topics[]" value="&#34;mcp&#34;" data-sf-multi>`,
 			fmt.Sprintf(`hx-post="%s"`, inputPath(in.ID)),
 			"Who are you?",
 		} {
