@@ -148,7 +148,7 @@ func SchemaForm(id string, form schemaform.Form, values, errs map[string]string,
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</textarea><p class=\"field-error\" data-sf-json-error data-testid=\"json-error\" hidden></p><p class=\"hint\">The same arguments as the fields above, as JSON; either may be edited. Keys the form has no field for are sent as written here.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</textarea><p class=\"field-error\" data-sf-json-error data-testid=\"json-error\" hidden></p><p class=\"hint\">Kept in step with the fields, both ways. Keys without a field are sent as written here.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
