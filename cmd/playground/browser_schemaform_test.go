@@ -15,7 +15,9 @@ import (
 // sent; typing in the form updates the JSON view, editing the JSON view
 // updates the form (adding items and choosing the union's branch), invalid
 // JSON shows an error and leaves the form alone; items are added, moved and
-// removed; the fixed form is called with exactly the arguments shown. When
+// removed; the union's selector swaps its branch's fields and keeps what
+// was typed in each; the fixed form is called with exactly the arguments
+// shown. When
 // PLAYGROUND_SCREENSHOT_DIR is set, schemaform-error.png,
 // schemaform-json.png and schemaform-result.png are saved there.
 func TestBrowserSchemaForm(t *testing.T) {
@@ -113,6 +115,27 @@ func TestBrowserSchemaForm(t *testing.T) {
 	}
 	if v := jsonView(); !reflect.DeepEqual(v["itinerary"], map[string]any{"stops": []any{map[string]any{"city": "Rome", "nights": 2.0}, map[string]any{"city": "Paris", "nights": 1.0}}}) {
 		t.Errorf("the JSON view after moves and removal: %v", v["itinerary"])
+	}
+
+	// The transport selector swaps the branch's fields; switching back
+	// restores what was typed.
+	p.choose(field("transport?choice"), "Car")
+	p.typeInto(field("transport.seats"), "5")
+	if v := jsonView(); !reflect.DeepEqual(v["transport"], map[string]any{"mode": "car", "seats": 5.0}) {
+		t.Errorf("the JSON view's transport after choosing Car: %v", v["transport"])
+	}
+	p.choose(field("transport?choice"), "Train")
+	if got := p.value(field("transport.class")); got != `"second"` {
+		t.Errorf("the train's class after switching back: %q", got)
+	}
+	p.choose(field("transport?choice"), "Car")
+	if got := p.value(field("transport.seats")); got != "5" {
+		t.Errorf("the car's seats after switching back: %q, want what was typed", got)
+	}
+	// "send null" sends null.
+	click("send null as notes", card+` [data-testid="sf-null-notes"]`)
+	if v, ok := jsonView()["notes"]; !ok || v != nil {
+		t.Errorf("the JSON view's notes after checking send null: %v (set %t)", v, ok)
 	}
 
 	// Invalid JSON: an error under the box, the form untouched.
