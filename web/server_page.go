@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/schemaform"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -205,9 +206,9 @@ func sameSlice(a, b []backend.Tool) bool {
 // toolView is a tool's card before anyone fills it in: its fields hold
 // the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
-	form := backend.ParseToolForm(t.InputSchema)
+	form := schemaform.Parse(t.InputSchema)
 	return views.ToolView{
-		Name: t.Name, Title: t.Title, Description: t.Description,
+		Name: t.Name, Title: t.Title, Description: t.Description, Badges: toolBadges(t.Annotations),
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
 	}
 }

@@ -54,10 +54,7 @@ func (s *Server) callTool(c echo.Context) error {
 	view.Values = formValues(c)
 	view.Timeout = c.FormValue(views.TimeoutField)
 	callID := c.FormValue("_call")
-	args, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
-	if fieldErrs == nil {
-		fieldErrs = backend.ValidateArguments(view.Form, tool.InputSchema, args)
-	}
+	args, fieldErrs := formArguments(view.Form, view.Values)
 	timeout, msg := parseTimeout(view.Timeout)
 	if msg != "" {
 		if fieldErrs == nil {
@@ -123,31 +120,6 @@ func parseTimeout(v string) (d time.Duration, msg string) {
 		return 0, fmt.Sprintf("A whole number of seconds from 1 to %d.", int(maxToolCallTimeout/time.Second))
 	}
 	return time.Duration(n) * time.Second, ""
-}
-
-// formValues collects a schema form's inputs, keyed by argument name (a
-// multi-choice field's checkboxes as one JSON array), and the raw JSON box
-// under backend.RawField.
-func formValues(c echo.Context) map[string]string {
-	values := map[string]string{}
-	form, err := c.FormParams()
-	if err != nil {
-		return values
-	}
-	for k, v := range form {
-		name, ok := strings.CutPrefix(k, "arg.")
-		switch {
-		case !ok || len(v) == 0:
-		case strings.HasSuffix(name, "[]"):
-			// The checkboxes of a multi-choice field: each value is a
-			// member's JSON text; together they are its form text.
-			values[strings.TrimSuffix(name, "[]")] = "[" + strings.Join(v, ",") + "]"
-		default:
-			values[name] = v[0]
-		}
-	}
-	values[backend.RawField] = form.Get("_raw")
-	return values
 }
 
 // outcomeOf turns a tools/call answer into what the user sees.

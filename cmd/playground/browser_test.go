@@ -102,7 +102,7 @@ func TestBrowserDashboard(t *testing.T) {
 	greet := e2eCard("greet")
 	p.typeInto(greet+` [name="arg.name"]`, "Ada")
 	p.typeInto(greet+` [name="arg.times"]`, "2")
-	p.choose(greet+` select[name="arg.shout"]`, "true")
+	p.do("check shout", greet, chromedp.Click(chromedp.CSS(greet+` input[type=checkbox][name="arg.shout"]`)))
 	p.choose(greet+` select[name="arg.language"]`, "fr")
 	p.submitTool("greet")
 	p.wantOutcome("greet", "result")
@@ -249,7 +249,7 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Errorf("with an input card shown, the server page has duplicate element ids %q", dups)
 	}
 	p.typeInto(input+` [name="arg.name"]`, "Ada")
-	p.choose(input+` select[name="arg.formal"]`, "true")
+	p.do("check formal", input, chromedp.Click(chromedp.CSS(input+` input[type=checkbox][name="arg.formal"]`)))
 	p.do("click Accept", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
 	p.awaitTool("ask_name")
 	p.wantOutcome("ask_name", "result")
@@ -414,7 +414,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.startTool("ask_name")
 	ask := p.waitInput("elicit-form", "")
 	p.typeInto(ask+` [name="arg.name"]`, "Ada")
-	p.choose(ask+` select[name="arg.formal"]`, "true")
+	p.do("check formal", ask, chromedp.Click(chromedp.CSS(ask+` input[type=checkbox][name="arg.formal"]`)))
 
 	// A second question arrives while the first is being filled in, from
 	// another tool's card.
@@ -423,7 +423,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
 	name := e2eEval[string](p, "read the name typed", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` [name="arg.name"]`)+`); return e ? e.value : "(no field)"; })()`)
-	formal := e2eEval[string](p, "read the formal choice", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` select[name="arg.formal"]`)+`); return e ? e.value : "(no field)"; })()`)
+	formal := e2eEval[string](p, "read the formal choice", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` input[type=checkbox][name="arg.formal"]`)+`); return e ? String(e.checked) : "(no field)"; })()`)
 	if name != "Ada" || formal != "true" {
 		t.Errorf("when a second request arrived, the first card's fields went from name %q, formal %q to %q, %q: "+
 			"the live stream replaces the whole inputs panel (views.InputsPanel with hx-swap-oob=true, values empty) "+
