@@ -23,6 +23,7 @@ import (
 func TestBrowserSchemaForm(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("plan_trip")
 	sessionID := p.liveSessionID()
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 	card := e2eCard("plan_trip")
