@@ -46,6 +46,7 @@ type liveSession struct {
 	toolsStale atomic.Bool      // set when the server says its tool list changed
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
+	tasks sessionTasks // tasks the session created (tasks.go)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
