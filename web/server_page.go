@@ -198,7 +198,7 @@ func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
-		CallID: newCallID(),
+		CallID: newCallID(), TaskSupport: t.TaskSupport(),
 	}
 }
 
