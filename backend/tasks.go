@@ -343,7 +343,8 @@ func (p *Pool) Tasks(ctx context.Context, sessionID int64) ([]Task, error) {
 
 // TaskResult returns the outcome of a session's task that has ended: in
 // the legacy era from tasks/result, in the modern one from tasks/get. A
-// task that has not ended is an EConflict *Error, and nothing waits for it.
+// task that has not ended is an EConflict *Error, and nothing waits for it;
+// one the server does not know (tasks/get answers an error), ENotFound.
 func (p *Pool) TaskResult(ctx context.Context, sessionID int64, taskID string) (CallResult, error) {
 	ls, err := p.writable(sessionID)
 	if err != nil {
@@ -354,7 +355,7 @@ func (p *Pool) TaskResult(ctx context.Context, sessionID int64, taskID string) (
 	var rpcErr *mcpclient.RPCError
 	switch {
 	case errors.As(err, &rpcErr):
-		return CallResult{Error: rpcErr, Latency: time.Since(start)}, nil
+		return CallResult{}, Errorf(ENotFound, "The server has no task %s to give a result of: %s", taskID, rpcErr.Message)
 	case err != nil:
 		return CallResult{}, ls.callError("tasks/get", err)
 	case !t.Terminal():
