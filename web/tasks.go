@@ -83,9 +83,19 @@ func (s *Server) renderTasks(c echo.Context, sessionID int64, v views.TasksView)
 	}
 	for _, t := range tasks {
 		v.Rows = append(v.Rows, views.TaskRow{ID: t.TaskID, Status: t.Status, Message: t.StatusMessage,
-			Tool: t.Tool, Created: t.CreatedAt, Terminal: t.Terminal()})
+			Tool: t.Tool, Created: taskTime(t.CreatedAt), Terminal: t.Terminal()})
 	}
 	return render(c, http.StatusOK, views.TasksPanel(sessionID, page(c, "").CSRF, v))
+}
+
+// taskTime shows a task's ISO 8601 timestamp in UTC to the second, or as
+// the server wrote it when it is no such timestamp.
+func taskTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
 // taskParams reads the session id and the task id of a task route. A task
