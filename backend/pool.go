@@ -1,12 +1,15 @@
 package backend
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -261,6 +264,24 @@ func (p *Pool) LiveSession(serverID int64) (Session, bool) {
 	return best.session, true
 }
 
+// LiveSessions returns the pool's open sessions, ordered by server name
+// and then by session id.
+func (p *Pool) LiveSessions() []Session {
+	p.mu.Lock()
+	out := make([]Session, 0, len(p.live))
+	for _, ls := range p.live {
+		out = append(out, ls.session)
+	}
+	p.mu.Unlock()
+	slices.SortFunc(out, func(a, b Session) int {
+		if c := strings.Compare(a.ServerName, b.ServerName); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
 // IsLive reports whether the session is open in this pool.
 func (p *Pool) IsLive(sessionID int64) bool {
 	_, err := p.get(sessionID)
@@ -387,6 +408,23 @@ func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error 
 	}
 	if err := ls.client.SendRaw(ctx, body); err != nil {
 		return Errorf(EUnavailable, "The raw frame could not be sent: %s", ls.redact.Text(err.Error()))
+	}
+	return nil
+}
+
+// Notify sends a notification of any method on a live session; params may
+// be nil. Like SendRaw it goes out as the user wrote it.
+func (p *Pool) Notify(ctx context.Context, sessionID int64, method string, params json.RawMessage) error {
+	ls, err := p.writable(sessionID)
+	if err != nil {
+		return err
+	}
+	var body any
+	if len(params) > 0 {
+		body = params
+	}
+	if err := ls.client.Notify(ctx, method, body); err != nil {
+		return Errorf(EUnavailable, "The notification could not be sent: %s", ls.redact.Text(err.Error()))
 	}
 	return nil
 }

@@ -113,7 +113,7 @@
     go.setAttribute("data-testid", "input-toast-go");
     go.addEventListener("click", function () {
       toast.remove();
-      card.scrollIntoView({ block: "center" });
+      card.scrollIntoView({ block: "start" });
       var field = card.querySelector("input:not([type=hidden]), select, textarea, button");
       if (field) field.focus({ preventScroll: true });
     });
@@ -205,6 +205,64 @@
     document.querySelectorAll("form[data-call]").forEach(function (form) {
       if (form.getAttribute("data-call") === p.call && form.classList.contains("htmx-request")) showProgress(form, p);
     });
+  });
+
+  // A section's item list: the search box hides the items that do not
+  // match as the user types; Enter opens the first item still shown.
+  function filterItems(input) {
+    var list = input.closest("[data-testid=item-list]");
+    var items = list.querySelectorAll("[data-items] > li");
+    var none = list.querySelector("[data-no-match]");
+    function apply() {
+      var q = input.value.trim().toLowerCase(), shown = 0;
+      items.forEach(function (li) {
+        var on = q === "" || li.textContent.toLowerCase().indexOf(q) >= 0;
+        li.hidden = !on;
+        if (on) shown++;
+      });
+      if (none) none.hidden = shown > 0;
+    }
+    input.addEventListener("input", apply);
+    // The item htmx opens becomes the list's current one.
+    list.addEventListener("htmx:beforeRequest", function (e) {
+      var link = e.detail.elt;
+      if (!link.matches("[data-testid=item-link]")) return;
+      list.querySelectorAll("[data-testid=item-link].active").forEach(function (a) {
+        a.classList.remove("active");
+        a.removeAttribute("aria-current");
+      });
+      link.classList.add("active");
+      link.setAttribute("aria-current", "true");
+    });
+    input.form.addEventListener("submit", function (e) {
+      var first = list.querySelector("[data-items] > li:not([hidden]) a");
+      if (!first) return;
+      e.preventDefault();
+      window.location.assign(first.href);
+    });
+    apply();
+  }
+
+  // A notice that the server changed a list refreshes that list where the
+  // page shows it, keeping the item that is open.
+  function refreshChangedList(notice) {
+    var list = document.querySelector('[data-list-kind="' + notice.getAttribute("data-list-changed") + '"]');
+    if (!list) return;
+    htmx.ajax("GET", window.location.pathname + window.location.search,
+      { target: list, select: "[data-testid=item-list]", swap: "outerHTML" });
+    var open = notice.querySelector("[data-list-open]");
+    if (open) open.replaceWith(document.createTextNode("The list is up to date."));
+  }
+
+  // Content that htmx adds (and the page itself, at first) gets its
+  // behaviour here.
+  htmx.onLoad(function (root) {
+    function each(sel, fn) {
+      if (root.matches && root.matches(sel)) fn(root);
+      root.querySelectorAll(sel).forEach(fn);
+    }
+    each("[data-item-filter]", filterItems);
+    each("[data-list-changed]", refreshChangedList);
   });
 
   document.addEventListener("DOMContentLoaded", function () {

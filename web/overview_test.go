@@ -35,8 +35,8 @@ func TestServerPageOverview(t *testing.T) {
 	if strings.Contains(r.Body, `<script>alert(`) {
 		t.Error("the server's instructions reached the page as markup")
 	}
-	if i, j := strings.Index(r.Body, `data-testid="overview"`), strings.Index(r.Body, `data-testid="tools"`); i < 0 || j < i {
-		t.Errorf("the overview is not above the tools (%d, %d)", i, j)
+	if !strings.Contains(r.Body, `data-testid="section-overview"`) || !strings.Contains(r.Body, fmt.Sprintf(`href="/servers/%d/tools"`, srv.ID)) {
+		t.Error("the overview is not the server page's first section, with a tab to the tools")
 	}
 
 	ping := func(t *testing.T, id int64) string {

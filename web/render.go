@@ -26,7 +26,23 @@ func render(c echo.Context, status int, comp templ.Component) error {
 func page(c echo.Context, title string) views.Page {
 	token, _ := c.Get(csrfKey).(string)
 	failure, _ := c.Get(recordingKey).(string)
-	return views.Page{Title: title, CSRF: token, RecordingFailure: failure}
+	connected, _ := c.Get(connectedKey).([]backend.Session)
+	return views.Page{Title: title, CSRF: token, RecordingFailure: failure, Connected: connected}
+}
+
+// connectedKey holds, in the request context, the pool's open sessions
+// for the top bar of pages.
+const connectedKey = "connected-sessions"
+
+// connectedSessions notes the open sessions for pages: GET requests
+// outside the JSON API.
+func (s *Server) connectedSessions(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().Method == http.MethodGet && !isAPIPath(c) {
+			c.Set(connectedKey, s.deps.Pool.LiveSessions())
+		}
+		return next(c)
+	}
 }
 
 // recordingKey holds, in the request context, why recording fails ("" while

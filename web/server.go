@@ -71,6 +71,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
+	e.Use(s.connectedSessions)
 	e.Use(middleware.BodyLimit(strconv.Itoa(maxBody)))
 	e.Use(readForm) // before the CSRF check reads the token from the form
 	e.Use(s.checkCSRF)
@@ -81,6 +82,9 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/servers/new", s.newServerForm)
 	e.POST("/servers", s.createServer)
 	e.GET("/servers/:id", s.showServer)
+	e.GET("/servers/:id/tools", s.showTools)
+	e.GET("/servers/:id/tools/:name", s.showTools)
+	e.GET("/servers/:id/console", s.showConsole)
 	e.GET("/servers/:id/edit", s.editServerForm)
 	e.POST("/servers/:id", s.updateServer)
 	e.POST("/servers/:id/delete", s.deleteServer)

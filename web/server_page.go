@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
@@ -19,7 +20,12 @@ const (
 	recentSessions   = 20
 )
 
-func (s *Server) showServer(c echo.Context) error {
+// explorerPage renders a section of a server's page: the server, its
+// connection and, while connected, the waiting requests and the traffic
+// around the section's body. body builds the section for the live session,
+// or for none (live nil); a section that needs a session may return
+// views.NotConnected.
+func (s *Server) explorerPage(c echo.Context, section views.Section, body func(srv backend.Server, live *backend.Session) (templ.Component, error)) error {
 	id, err := idParam(c)
 	if err != nil {
 		return err
@@ -29,32 +35,48 @@ func (s *Server) showServer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := views.ServerPageData{Server: srv.Redacted()}
+	d := views.ExplorerData{Server: srv.Redacted(), Section: section}
 	if d.ConnectError, err = s.connectFailure(c, srv.ID); err != nil {
-		return err
-	}
-	if d.Sessions, err = s.deps.Sessions.ListSessions(ctx, id, 0, recentSessions); err != nil {
 		return err
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
 		d.Live = &live
-		d.Console.Methods = backend.ConsoleMethods(live.Era)
-		if o, err := s.deps.Pool.Overview(live.ID); err == nil {
-			d.Overview = &o
-		}
 		d.Inputs = s.inputViews(live.ID)
 		if d.Frames, err = s.framePage(ctx, live.ID, 0, backend.FrameFilter{}); err != nil {
 			return err
 		}
-		lctx, cancel := context.WithTimeout(ctx, listToolsTimeout)
-		tools, err := s.deps.Pool.Tools(lctx, live.ID, false)
-		cancel()
-		if err != nil {
-			d.ToolsError = backend.ErrorMessageOf(err)
-		}
-		d.Tools = withCallIDs(s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive))
 	}
-	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
+	comp, err := body(d.Server, d.Live)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Explorer(page(c, srv.Name), d, comp))
+}
+
+// showServer is a server's Overview: what the live session knows of the
+// server, and the server's recent sessions.
+func (s *Server) showServer(c echo.Context) error {
+	return s.explorerPage(c, views.SectionOverview, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+		var v views.OverviewSectionView
+		if live != nil {
+			if o, err := s.deps.Pool.Overview(live.ID); err == nil {
+				v.Overview = &o
+			}
+		}
+		sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions)
+		v.Sessions = sessions
+		return views.OverviewSection(v), err
+	})
+}
+
+// showConsole is a server's Console section.
+func (s *Server) showConsole(c echo.Context) error {
+	return s.explorerPage(c, views.SectionConsole, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+		if live == nil {
+			return views.NotConnected(page(c, ""), srv.ID, "console"), nil
+		}
+		return views.ConsoleCard(live.ID, views.ConsoleView{Methods: backend.ConsoleMethods(live.Era)}), nil
+	})
 }
 
 // pingTimeout bounds how long the Ping button waits for the server.
@@ -180,17 +202,6 @@ func sameSlice(a, b []backend.Tool) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// withCallIDs copies cached tool views, giving each card a call id of its
-// own: two pages showing one server must not run calls under one id.
-func withCallIDs(cached []views.ToolView) []views.ToolView {
-	out := make([]views.ToolView, len(cached))
-	for i, v := range cached {
-		v.CallID = newCallID()
-		out[i] = v
-	}
-	return out
-}
-
 // toolView is a tool's card before anyone fills it in: its fields hold
 // the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
@@ -198,7 +209,7 @@ func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
-		CallID: newCallID(), TaskSupport: t.TaskSupport(),
+		TaskSupport: t.TaskSupport(),
 	}
 }
 

@@ -182,6 +182,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.Task != nil && !sendTaskStatus(conn, *ev.Task) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
 				return websocket.CloseInternalServerErr, lost
 			}
@@ -334,4 +337,24 @@ func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown m
 		return false
 	}
 	return len(added) == 0 || s.sendFragment(conn, views.InputsAdd(sessionID, added))
+}
+
+// sendListChanges writes a ListChangedNotice for each list-change
+// notification among frames. ok is false when a write failed; a session
+// that cannot be read (of a deleted server, say) gets no notice.
+func (s *Server) sendListChanges(ctx context.Context, conn *websocket.Conn, sessionID int64, frames []backend.Frame) bool {
+	for _, f := range frames {
+		kind := f.ListChanged()
+		if kind == "" {
+			continue
+		}
+		sess, err := s.deps.Sessions.GetSession(ctx, sessionID)
+		if err != nil || sess.ServerID == 0 {
+			continue
+		}
+		if !s.sendFragment(conn, views.ListChangedNotice(sessionID, sess.ServerID, kind, f.Time)) {
+			return false
+		}
+	}
+	return true
 }

@@ -45,9 +45,14 @@ func (s *Server) callTool(c echo.Context) error {
 	ctx := c.Request().Context()
 	tool, err := s.deps.Pool.Tool(ctx, sessionID, c.FormValue("_tool"))
 	if err != nil {
-		return err
+		// Without the tool's schema there is no form to show again; the
+		// card says why nothing was sent.
+		view := views.ToolView{Name: c.FormValue("_tool"), CallID: newCallID(),
+			Outcome: &views.ToolOutcome{Kind: views.OutcomeFailure, Message: backend.ErrorMessageOf(err)}}
+		return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 	}
 	view := toolView(tool)
+	view.CallID = newCallID()
 	view.Values = formValues(c)
 	view.Timeout = c.FormValue(views.TimeoutField)
 	callID := c.FormValue("_call")
@@ -71,7 +76,9 @@ func (s *Server) callTool(c echo.Context) error {
 		view.Errors = fieldErrs
 		return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	// The call outlives the request: a user who opens another page while
+	// it runs finds its outcome stored; Cancel and the timeout end it.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	view.AsTask = c.FormValue(views.TaskField) != ""
 	asTask := s.deps.Pool.RunsAsTask(sessionID, tool, view.AsTask)

@@ -104,8 +104,8 @@ func TestToolCallTimeout(t *testing.T) {
 	}
 }
 
-// TestToolCardsGetTheirOwnCallIDs loads a server page twice: no call id
-// repeats, on one page or across the two, though the tool list is cached.
+// TestToolCardsGetTheirOwnCallIDs loads a tools section twice: no call id
+// repeats across the two, though the tool list is cached.
 func TestToolCardsGetTheirOwnCallIDs(t *testing.T) {
 	d := MustDashboard(t)
 	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
@@ -113,10 +113,10 @@ func TestToolCardsGetTheirOwnCallIDs(t *testing.T) {
 	callIDs := regexp.MustCompile(`name="_call" value="([^"]+)"`)
 	seen := map[string]bool{}
 	for range 2 {
-		page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID))
+		page := d.get(t, fmt.Sprintf("/servers/%d/tools", srv.ID))
 		ids := callIDs.FindAllStringSubmatch(page.Body, -1)
-		if len(ids) < 2 {
-			t.Fatalf("the server page holds %d call ids, want one a tool card", len(ids))
+		if len(ids) != 1 {
+			t.Fatalf("the tools section holds %d call ids, want one for its tool card", len(ids))
 		}
 		for _, m := range ids {
 			if seen[m[1]] {

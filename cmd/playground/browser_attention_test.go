@@ -21,6 +21,7 @@ import (
 func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("greet")
 	first := p.liveSessionID()
 
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+first, nil)
@@ -48,7 +49,8 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 
 	p.do("click Connect again", `[data-testid="session-ended"]`,
 		chromedp.Click(chromedp.CSS(`[data-testid="reconnect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="disconnect"]`)))
+	p.openTool("greet")
 	second := strings.TrimPrefix(e2eEval[string](p, "find the new session link", `[data-testid="connection"]`,
 		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
 	if second == first || second == "" {
@@ -66,6 +68,10 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("summarize")
+	// A short window: scrolled to the card's Call button, the top of the
+	// page, where the question's card appears, is out of sight.
+	p.do("make the window short", "", chromedp.EmulateViewport(1280, 420))
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
@@ -99,6 +105,7 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 func TestBrowserNestedErrorShowsAtTheJSONBox(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("create_user")
 	card := e2eCard("create_user")
 	p.typeInto(card+` [name="arg.name"]`, "Ada")
 	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St"}}`)

@@ -56,9 +56,8 @@ func TestBrowserDashboard(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`[data-testid="server-row"] a[href="`+demoHref+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)))
 	step("connect")
-	p.do("click Connect and wait for the tool cards", "main",
+	p.do("click Connect and wait for the session", "main",
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="session-status"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
 	if loc := e2eEval[string](p, "read the location", "", `location.pathname`); loc != demoHref {
@@ -75,15 +74,16 @@ func TestBrowserDashboard(t *testing.T) {
 	if status := p.text(`[data-testid="session-status"]`); !strings.Contains(status, "open") {
 		t.Errorf("session status = %q, want it to say open", status)
 	}
-	tools := e2eEval[[]string](p, "list the tool cards", `[data-testid="tools"]`,
-		`Array.from(document.querySelectorAll('[data-testid="tool"]'), e => e.dataset.tool)`)
-	for _, want := range []string{"echo", "add", "greet", "create_user", "tiny_image", "fail"} {
-		if !slices.Contains(tools, want) {
-			t.Errorf("no tool card for %q; the cards are %q", want, tools)
-		}
-	}
 	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
 		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.openTool("greet")
+	tools := e2eEval[[]string](p, "list the tools", `[data-testid="item-list"]`,
+		`Array.from(document.querySelectorAll('[data-testid="item-link"]'), e => e.dataset.item)`)
+	for _, want := range []string{"echo", "add", "greet", "create_user", "tiny_image", "fail"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("the tools section lists no %q; it lists %q", want, tools)
+		}
+	}
 	// A navigation would drop this marker: the live frames must arrive
 	// without one.
 	e2eEval[bool](p, "mark the page", "", `window.e2eSamePage = true`)
@@ -182,6 +182,7 @@ func TestBrowserDashboard(t *testing.T) {
 
 	// A tool error, invalid raw JSON, an image.
 	step("call fail")
+	p.openTool("fail")
 	failCard := e2eCard("fail")
 	const reason = "deliberate failure from the browser test"
 	p.typeInto(failCard+` [name="arg.reason"]`, reason)
@@ -192,6 +193,7 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 
 	step("call echo with invalid raw JSON")
+	p.openTool("echo")
 	echoCard := e2eCard("echo")
 	p.typeInto(echoCard+` [name="arg.message"]`, "hello")
 	p.typeInto(echoCard+` [data-testid="raw-args"]`, `{"message": "hi",`)
@@ -205,6 +207,7 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 
 	step("call tiny_image")
+	p.openTool("tiny_image")
 	imageCard := e2eCard("tiny_image")
 	p.submitTool("tiny_image")
 	p.wantOutcome("tiny_image", "result")
@@ -220,6 +223,7 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 
 	step("call protocol_error")
+	p.openTool("protocol_error")
 	rpcCard := e2eCard("protocol_error")
 	p.submitTool("protocol_error")
 	p.wantOutcome("protocol_error", "rpc-error")
@@ -230,6 +234,7 @@ func TestBrowserDashboard(t *testing.T) {
 	// Elicitation: ask_name's call waits while the server asks for a name;
 	// the question appears live in the inputs panel and is answered there.
 	step("call ask_name and answer its elicitation")
+	p.openTool("ask_name")
 	askCard := e2eCard("ask_name")
 	p.startTool("ask_name")
 	input := p.waitInput("elicit-form", "")
@@ -276,6 +281,7 @@ func TestBrowserDashboard(t *testing.T) {
 
 	// Sampling: summarize's call waits for the "model", played by the user.
 	step("call summarize and answer its sampling request")
+	p.openTool("summarize")
 	sumCard := e2eCard("summarize")
 	p.typeInto(sumCard+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
@@ -293,6 +299,7 @@ func TestBrowserDashboard(t *testing.T) {
 
 	// Declining: ask_name goes on without a name.
 	step("call ask_name and decline")
+	p.openTool("ask_name")
 	p.startTool("ask_name")
 	input = p.waitInput("elicit-form", firstAsk)
 	p.do("click Decline", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-decline"]`)))
@@ -403,12 +410,15 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 
 	p.connectDemoServer(srv.URL)
 
+	p.openTool("ask_name")
 	p.startTool("ask_name")
 	ask := p.waitInput("elicit-form", "")
 	p.typeInto(ask+` [name="arg.name"]`, "Ada")
 	p.choose(ask+` select[name="arg.formal"]`, "true")
 
-	// A second question arrives while the first is being filled in.
+	// A second question arrives while the first is being filled in, from
+	// another tool's card.
+	p.openTool("summarize")
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
@@ -425,7 +435,8 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
 	p.awaitTool("summarize")
 	p.do("click Decline", ask, chromedp.Click(chromedp.CSS(ask+` [data-testid="input-decline"]`)))
-	p.awaitTool("ask_name")
+	p.waitJS("wait for the answered requests to leave the inputs panel", `[data-testid="inputs"]`,
+		`!document.querySelector('[data-testid="inputs"] [data-testid="input-request"]')`)
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
@@ -767,6 +778,36 @@ func (p *e2ePage) choose(sel, label string) {
 	if msg != "" {
 		p.t.Fatalf("choosing %q in %s: %s\n%s", label, sel, msg, p.dump(sel))
 	}
+}
+
+// openSection opens a section (tools, resources, prompts, tasks, logs,
+// console) of the server page the browser is on, unless it shows that
+// section already, and waits until the traffic panel streams live again.
+func (p *e2ePage) openSection(section string) {
+	p.t.Helper()
+	body := `[data-testid="section-` + section + `"]`
+	if e2eEval[bool](p, "check the section", "", `!!document.querySelector(`+e2eJS(body)+`)`) {
+		return
+	}
+	p.do("open the "+section+" section", "main",
+		chromedp.Click(chromedp.CSS(`[data-testid="tab-`+section+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(body)))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+}
+
+// openTool opens the tool's card in the Tools section of the server page
+// the browser is on: it clicks the tool in the section's list (going to
+// the section first when the page shows another), and waits for the card.
+// Opening a tool from the list swaps only the card, so the page's live
+// stream and waiting server requests stay.
+func (p *e2ePage) openTool(tool string) {
+	p.t.Helper()
+	p.openSection("tools")
+	link := `[data-testid="item-link"][data-item="` + tool + `"]`
+	p.do("open the "+tool+" card", `[data-testid="item-list"]`,
+		chromedp.Click(chromedp.CSS(link)),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard(tool))))
 }
 
 // submitTool clicks the tool's Call button and waits until htmx has replaced

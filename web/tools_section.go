@@ -1,0 +1,103 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
+)
+
+// showTools is a server's Tools section: the searchable list of its tools
+// beside one tool's card, the one the URL names (/servers/ID/tools/NAME) or
+// else the first that the search keeps.
+func (s *Server) showTools(c echo.Context) error {
+	name, err := itemParam(c)
+	if err != nil {
+		return err
+	}
+	query := strings.TrimSpace(c.QueryParam("q"))
+	return s.explorerPage(c, views.SectionTools, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+		if live == nil {
+			return views.NotConnected(page(c, ""), srv.ID, "tools"), nil
+		}
+		lctx, cancel := context.WithTimeout(c.Request().Context(), listToolsTimeout)
+		tools, err := s.deps.Pool.Tools(lctx, live.ID, false)
+		cancel()
+		if err != nil {
+			return views.Problem("tools-error", backend.ErrorMessageOf(err)), nil
+		}
+		if len(tools) == 0 {
+			return views.Pick("This server offers no tools."), nil
+		}
+		cached := s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
+		open := -1
+		if name != "" {
+			if open = toolIndex(cached, name); open < 0 {
+				return nil, backend.Errorf(backend.ENotFound, "The server has no tool named %q.", name)
+			}
+		}
+		base := views.SectionURL(srv.ID, views.SectionTools)
+		var links []views.ItemLink
+		for i, t := range cached {
+			if i != open && !matchesQuery(query, t.Name, t.Title, t.Description) {
+				continue
+			}
+			if open < 0 {
+				open = i
+			}
+			links = append(links, views.ItemLink{Name: t.Name, Title: t.Title, Href: base + "/" + url.PathEscape(t.Name), Active: i == open})
+		}
+		list := views.ItemList("tools", base, query, links, len(cached))
+		if open < 0 {
+			return views.ListAndDetail(list, views.Pick("No tool matches the search.")), nil
+		}
+		card := cached[open]
+		card.CallID = newCallID()
+		return views.ListAndDetail(list, views.ToolCard(live.ID, 0, card, page(c, "").CSRF)), nil
+	})
+}
+
+// toolIndex returns the index of the named tool's view, or -1.
+func toolIndex(tools []views.ToolView, name string) int {
+	for i, t := range tools {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchesQuery reports whether any of the texts holds the query, ignoring
+// case; an empty query matches everything.
+func matchesQuery(query string, texts ...string) bool {
+	if query == "" {
+		return true
+	}
+	q := strings.ToLower(query)
+	for _, t := range texts {
+		if strings.Contains(strings.ToLower(t), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemParam is the :name path parameter naming a tool or a prompt, ""
+// when the route has none. Names may hold any character: a name with
+// characters that a path escapes arrives escaped, and is unescaped here.
+func itemParam(c echo.Context) (string, error) {
+	name := c.Param("name")
+	if c.Request().URL.RawPath == "" {
+		return name, nil
+	}
+	unescaped, err := url.PathUnescape(name)
+	if err != nil {
+		return "", backend.Errorf(backend.EInvalid, "The item's name in the address is not valid.")
+	}
+	return unescaped, nil
+}
