@@ -62,7 +62,7 @@ func TestTaskToolAndTasksPanel(t *testing.T) {
 
 	var page response
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		page = d.get(t, fmt.Sprintf("/servers/%d", srv.ID))
+		page = d.get(t, fmt.Sprintf("/servers/%d/tools/simulate-research-query", srv.ID))
 		if strings.Contains(page.Body, `data-tool="simulate-research-query"`) || time.Now().After(deadline) {
 			break
 		}

@@ -34,23 +34,26 @@ func TestBrowserTaskTool(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
 	// The task tool is registered once the server saw the client's
-	// capabilities; the page lists the tools again after list_changed.
+	// capabilities; the Tools list follows the server's list_changed.
 	card := e2eCard("simulate-research-query")
+	link := `[data-testid="item-link"][data-item="simulate-research-query"]`
 	for i := 0; ; i++ {
-		if e2eEval[bool](p, "look for the task tool's card", "main", `!!document.querySelector(`+e2eJS(card)+`)`) {
+		p.openSection("tools")
+		if e2eEval[bool](p, "look for the task tool in the list", "main", `!!document.querySelector(`+e2eJS(link)+`)`) {
 			break
 		}
 		if i == 20 {
-			t.Fatalf("no simulate-research-query card\n%s", p.dump("main"))
+			t.Fatalf("no simulate-research-query in the tools list\n%s", p.dump("main"))
 		}
 		p.do("reload the server page", "main", chromedp.Navigate(serverPage), chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
 	}
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
-	if n := e2eEval[int](p, "count the tool cards", "main", `document.querySelectorAll('[data-testid="tool"]').length`); n != 19 {
-		t.Errorf("%d tool cards, want server-everything's 19", n)
+	if n := e2eEval[int](p, "count the listed tools", "main", `document.querySelectorAll('[data-testid="item-link"]').length`); n != 19 {
+		t.Errorf("%d tools listed, want server-everything's 19", n)
 	}
+	p.openTool("simulate-research-query")
 	if got := p.text(card + ` [data-testid="task-support"]`); got != "task: required" {
 		t.Errorf("the card's task badge reads %q", got)
 	}
