@@ -92,7 +92,7 @@ func (p *Pool) RunsAsTask(sessionID int64, tool Tool, wanted bool) bool {
 	if err != nil || ls.client.Era() == mcpclient.EraModern {
 		return false
 	}
-	if !capabilityFlag(ls.client.InitializeResult().Capabilities, "tasks", "requests", "tools", "call") {
+	if !mcpclient.HasCapability(ls.client.InitializeResult().Capabilities, "tasks", "requests", "tools", "call") {
 		return false
 	}
 	switch tool.TaskSupport() {
@@ -102,24 +102,6 @@ func (p *Pool) RunsAsTask(sessionID int64, tool Tool, wanted bool) bool {
 		return wanted
 	}
 	return false
-}
-
-// capabilityFlag reports whether the capabilities object caps declares the
-// member at path (any JSON object there counts).
-func capabilityFlag(caps json.RawMessage, path ...string) bool {
-	cur := caps
-	for _, key := range path {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(cur, &m) != nil {
-			return false
-		}
-		v, ok := m[key]
-		if !ok {
-			return false
-		}
-		cur = v
-	}
-	return len(cur) > 0 && cur[0] == '{'
 }
 
 // CallTool calls a tool on a live session, registered and followed as
@@ -309,7 +291,7 @@ func (p *Pool) Tasks(ctx context.Context, sessionID int64) ([]Task, error) {
 	for _, t := range ls.tasks.list() {
 		byID[t.TaskID] = t
 	}
-	if ls.client.Era() != mcpclient.EraModern && capabilityFlag(ls.client.InitializeResult().Capabilities, "tasks", "list") {
+	if ls.client.Era() != mcpclient.EraModern && mcpclient.HasCapability(ls.client.InitializeResult().Capabilities, "tasks", "list") {
 		cursor := ""
 		for n := 0; n < maxSessionTasks; {
 			page, err := ls.client.ListTasksPage(ctx, cursor)

@@ -236,6 +236,21 @@ func (c *Client) UpdateTask(ctx context.Context, taskID string, inputRequests ma
 	return err
 }
 
+// HasCapability reports whether the capabilities object caps declares the
+// member at path, such as ("tasks", "requests", "tools", "call"): whether
+// there is a JSON object there.
+func HasCapability(caps json.RawMessage, path ...string) bool {
+	cur := caps
+	for _, key := range path {
+		v, ok, err := getMember(cur, key)
+		if err != nil || !ok || len(v) == 0 || v[0] != '{' {
+			return false
+		}
+		cur = v
+	}
+	return true
+}
+
 // tasksCapabilities returns caps (a JSON object) with the tasks extension
 // declared under extensions, for the modern requests made WithTasks.
 func tasksCapabilities(caps json.RawMessage) json.RawMessage {

@@ -83,7 +83,7 @@ func (c *Client) hostRequest(method string, params json.RawMessage) (res json.Ra
 	}
 	if family, name, ok := strings.Cut(method, "/"); ok && slices.Contains(hostedTaskMethods, method) {
 		task, _, _ := getMember(params, "task")
-		if len(task) == 0 || task[0] != '{' || !declares(c.legacyCaps, "tasks", "requests", family, name) {
+		if len(task) == 0 || task[0] != '{' || !HasCapability(c.legacyCaps, "tasks", "requests", family, name) {
 			return nil, nil, false // answered normally, as the spec asks of undeclared ones
 		}
 		inner, err := deleteMember(params, "task")
@@ -110,20 +110,6 @@ func (c *Client) hostRequest(method string, params json.RawMessage) (res json.Ra
 		return nil, nil, false
 	}
 	return res, rpcErr, true
-}
-
-// declares reports whether the capabilities object caps has a JSON object
-// at path.
-func declares(caps json.RawMessage, path ...string) bool {
-	cur := caps
-	for _, key := range path {
-		v, ok, err := getMember(cur, key)
-		if err != nil || !ok || len(v) == 0 || v[0] != '{' {
-			return false
-		}
-		cur = v
-	}
-	return true
 }
 
 // startHosted creates a task for a task-augmented server request (params
