@@ -38,7 +38,8 @@ type ToolCallResult struct {
 }
 
 // Polling bounds: a task is polled every pollInterval the server suggests,
-// but never more often than minTaskPoll nor less often than maxTaskPoll;
+// but never more often than minTaskPoll nor less often than maxTaskPoll
+// (status notifications are published as they come, see taskNotified);
 // defaultTaskPoll serves when it suggests none. taskTTL is the lifetime the
 // playground asks for its tasks.
 const (
@@ -51,10 +52,50 @@ const (
 	taskCancelTimeout = 10 * time.Second
 )
 
-// sessionTasks remembers the tasks a session created, newest last.
+// sessionTasks remembers the tasks a session created, newest last, and
+// which running call follows which task.
 type sessionTasks struct {
-	mu    sync.Mutex
-	tasks []Task
+	mu        sync.Mutex
+	tasks     []Task
+	followers map[string]string // call id by task id, while CallTool follows the task
+}
+
+// follow records that call callID follows taskID, until the returned
+// function is called.
+func (st *sessionTasks) follow(taskID, callID string) (stop func()) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.followers == nil {
+		st.followers = map[string]string{}
+	}
+	st.followers[taskID] = callID
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		delete(st.followers, taskID)
+	}
+}
+
+func (st *sessionTasks) follower(taskID string) string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.followers[taskID]
+}
+
+// taskNotified publishes a task status notification (both eras) of a task
+// that a running call follows, at once rather than at the next poll. It
+// runs on the client's reader goroutine and never blocks.
+func (p *Pool) taskNotified(sessionID int64, ls *liveSession, n mcpclient.Notification) {
+	if n.Method != mcpclient.MethodTaskStatus && n.Method != mcpclient.MethodTaskStatusModern {
+		return
+	}
+	var t mcpclient.Task
+	if json.Unmarshal(n.Params, &t) != nil || t.TaskID == "" {
+		return
+	}
+	if callID := ls.tasks.follower(t.TaskID); callID != "" {
+		p.publishTask(sessionID, callID, t)
+	}
 }
 
 // maxSessionTasks bounds how many created tasks a session remembers.
@@ -139,6 +180,9 @@ func (p *Pool) CallTool(ctx context.Context, sessionID int64, tool Tool, args js
 	}
 	t := &Task{Task: *created, Tool: tool.Name, Started: start}
 	ls.tasks.put(*t)
+	if o.ID != "" {
+		defer ls.tasks.follow(t.TaskID, o.ID)()
+	}
 	p.publishTask(sessionID, o.ID, t.Task)
 	res, err = p.followTask(ctx, ls, o, t)
 	res.Latency = time.Since(start)
