@@ -45,10 +45,16 @@ func (s *Server) streamSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := viewer{sessionID: id, after: after, filter: filter}
+	v := viewer{sessionID: id, filter: filter}
 	v.csrf, _ = c.Get(csrfKey).(string)
-	// Subscribe before reading the backlog, so that no frame falls between.
-	sub := s.deps.Hub.Subscribe(id)
+	w, err := backend.WatchSession(c.Request().Context(), s.deps.Hub, s.deps.Frames, backend.WatchQuery{
+		SessionID: id, AfterID: after, Limit: framePageSize, BodyPreview: views.FrameBodyPreview, Filter: filter,
+	})
+	if err != nil {
+		return err
+	}
+	v.backlog, v.reset, v.older, v.after = w.Backlog, w.Reset, w.Older, after
+	sub := w.Sub
 	upgrader := websocket.Upgrader{
 		ReadBufferSize: 1024, WriteBufferSize: 16 * 1024,
 		// checkHostAndOrigin already refused foreign origins; this repeats
@@ -73,12 +79,16 @@ func (s *Server) streamSession(c echo.Context) error {
 	return nil
 }
 
-// viewer is what a live stream knows of the page it feeds.
+// viewer is what a live stream knows of the page it feeds, and the
+// frames the page lacks (see backend.Watch).
 type viewer struct {
 	sessionID int64
 	after     int64  // the newest frame the page shows
 	csrf      string // the viewer's CSRF token, for the forms streamed to it
 	filter    backend.FrameFilter
+
+	backlog      []backend.Frame
+	reset, older bool
 }
 
 // pumpSession owns conn: one reader goroutine for control frames, and this
@@ -126,10 +136,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, v viewer) (int, string) {
 	const lost = "write failed"
 	sessionID, last := v.sessionID, v.after
-	if ok, err := s.sendBacklog(ctx, conn, v.sessionID, v.filter, &last); err != nil {
-		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
-		return websocket.CloseInternalServerErr, "could not read the session's frames"
-	} else if !ok {
+	if !s.sendBacklog(conn, v, &last) {
 		return websocket.CloseInternalServerErr, lost
 	}
 	// Requests may have arrived since the page was rendered; show them all.
@@ -219,31 +226,22 @@ func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan str
 	}
 }
 
-// sendBacklog writes the frames recorded after *last, the newest frame
-// the viewer has, and advances it. A viewer more than a page behind gets
-// the newest page in place of what it shows, so a backlog is never more
-// than a page. ok is false when the write failed.
-func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionID int64, filter backend.FrameFilter, last *int64) (ok bool, err error) {
-	backlog, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
-		SessionID: sessionID, AfterID: *last, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview, Filter: filter,
-	})
-	if err != nil {
-		return false, err
+// sendBacklog writes the frames the viewer lacks and advances *last, the
+// newest frame it has: the frames after it, or the newest page in place
+// of what the viewer shows when it is more than a page behind. ok is
+// false when the write failed.
+func (s *Server) sendBacklog(conn *websocket.Conn, v viewer, last *int64) bool {
+	if !v.reset {
+		return s.sendFrames(conn, v.backlog, last)
 	}
-	if len(backlog) <= framePageSize {
-		return s.sendFrames(conn, backlog, last), nil
-	}
-	page, err := s.framePage(ctx, sessionID, 0, filter)
-	if err != nil {
-		return false, err
-	}
+	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: redactFrames(v.backlog)}
 	if !s.sendFragment(conn, views.FramesReplace(page)) {
-		return false, nil
+		return false
 	}
 	if n := len(page.Frames); n > 0 {
 		*last = page.Frames[n-1].ID
 	}
-	return true, nil
+	return true
 }
 
 // matching returns the frames that filter keeps, frames itself when it
