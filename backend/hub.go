@@ -14,6 +14,8 @@ type Event struct {
 	InputsChanged bool
 	// Progress is a progress report of a running call (see CallWith).
 	Progress *CallProgress
+	// Task is a status change of a task a running call follows (see CallTool).
+	Task *TaskStatus
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not

@@ -49,6 +49,7 @@ type liveSession struct {
 	toolsStale atomic.Bool      // set when the server says its tool list changed
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
+	tasks sessionTasks // tasks the session created (tasks.go)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -87,7 +88,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return Session{}, err
 	}
 	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
-	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: ls.notified,
+	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {

@@ -210,6 +210,7 @@ func toolView(t backend.Tool) views.ToolView {
 	return views.ToolView{
 		Name: t.Name, Title: t.Title, Description: t.Description, Badges: toolBadges(t.Annotations),
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
+		TaskSupport: t.TaskSupport(),
 	}
 }
 

@@ -186,6 +186,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.Task != nil && !sendTaskStatus(conn, *ev.Task) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
 				return websocket.CloseInternalServerErr, lost
 			}

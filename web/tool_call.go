@@ -29,8 +29,10 @@ const (
 // errors, or the outcome of the call. Nothing is sent for an invalid form.
 // The call runs under the id the form carries (_call), so that cancelCall
 // can end it and its progress reaches the page, and under the form's
-// timeout (_timeout, in seconds) or toolCallTimeout. The card it answers
-// with carries a fresh id.
+// timeout (_timeout, in seconds) or toolCallTimeout. A tool that runs as a
+// task (backend.Pool.RunsAsTask: taskSupport required, or optional and the
+// form's TaskField ticked) is followed to its end, and the card names the
+// task. The card it answers with carries a fresh id.
 func (s *Server) callTool(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -75,12 +77,11 @@ func (s *Server) callTool(c echo.Context) error {
 	// it runs finds its outcome stored; Cancel and the timeout end it.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
-	params, err := json.Marshal(map[string]any{"name": tool.Name, "arguments": args})
-	if err != nil {
-		return err
-	}
-	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true})
-	view.Outcome = outcomeOf(res, err)
+	view.AsTask = c.FormValue(views.TaskField) != ""
+	asTask := s.deps.Pool.RunsAsTask(sessionID, tool, view.AsTask)
+	res, err := s.deps.Pool.CallTool(cctx, sessionID, tool, args, asTask, backend.CallOptions{ID: callID, Progress: true})
+	view.Outcome = outcomeOf(res.CallResult, err)
+	view.Outcome.Task = taskRef(res.Task)
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }
 
