@@ -85,6 +85,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/servers/:id/tools", s.showTools)
 	e.GET("/servers/:id/tools/:name", s.showTools)
 	e.GET("/servers/:id/console", s.showConsole)
+	e.GET("/servers/:id/tasks", s.showTasks)
 	e.GET("/servers/:id/edit", s.editServerForm)
 	e.POST("/servers/:id", s.updateServer)
 	e.POST("/servers/:id/delete", s.deleteServer)

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
 
@@ -69,13 +70,28 @@ func (s *Server) cancelTask(c echo.Context) error {
 }
 
 // renderTasks lists the session's tasks into v and renders the panel. A
-// session that is not live is an error for the error handler; a failing
-// list shows in the panel, after any error v already holds.
+// session that is not live is an error for the error handler.
 func (s *Server) renderTasks(c echo.Context, sessionID int64, v views.TasksView) error {
 	if !s.deps.Pool.IsLive(sessionID) {
 		return backend.Errorf(backend.EConflict, "Session %d is not connected.", sessionID)
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), taskActionTimeout)
+	return render(c, http.StatusOK, views.TasksPanel(sessionID, page(c, "").CSRF, s.listedTasks(c.Request().Context(), sessionID, v)))
+}
+
+// showTasks is a server's Tasks section: the live session's tasks panel.
+func (s *Server) showTasks(c echo.Context) error {
+	return s.explorerPage(c, views.SectionTasks, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+		if live == nil {
+			return views.NotConnected(page(c, ""), srv.ID, "tasks"), nil
+		}
+		return views.TasksPanel(live.ID, page(c, "").CSRF, s.listedTasks(c.Request().Context(), live.ID, views.TasksView{})), nil
+	})
+}
+
+// listedTasks adds the session's tasks to v; a failing list shows in the
+// panel, after any error v already holds.
+func (s *Server) listedTasks(ctx context.Context, sessionID int64, v views.TasksView) views.TasksView {
+	ctx, cancel := context.WithTimeout(ctx, taskActionTimeout)
 	defer cancel()
 	tasks, err := s.deps.Pool.Tasks(ctx, sessionID)
 	if err != nil && v.Error == "" {
@@ -85,7 +101,7 @@ func (s *Server) renderTasks(c echo.Context, sessionID int64, v views.TasksView)
 		v.Rows = append(v.Rows, views.TaskRow{ID: t.TaskID, Status: t.Status, Message: t.StatusMessage,
 			Tool: t.Tool, Created: taskTime(t.CreatedAt), Terminal: t.Terminal()})
 	}
-	return render(c, http.StatusOK, views.TasksPanel(sessionID, page(c, "").CSRF, v))
+	return v
 }
 
 // taskTime shows a task's ISO 8601 timestamp in UTC to the second, or as

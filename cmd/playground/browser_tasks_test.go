@@ -15,7 +15,7 @@ import (
 // whose execution.taskSupport is required, from its card: the card is
 // badged "task: required"; while the call runs it shows the task's status
 // from the live stream; the answer is the tool's result, naming the
-// completed task. The tasks panel then lists the task as completed and
+// completed task. The Tasks section then lists the task as completed and
 // shows its result.
 func TestBrowserTaskTool(t *testing.T) {
 	everything := filepath.Join(e2eNodeModules(), "@modelcontextprotocol", "server-everything", "dist", "index.js")
@@ -78,22 +78,13 @@ func TestBrowserTaskTool(t *testing.T) {
 		p.screenshot(shots, "task-completed", card)
 	}
 
-	// The tasks panel, mounted where the server page will hold it.
-	sessionID := p.liveSessionID()
-	e2eEval[bool](p, "mount the tasks panel", "main", `(() => {
-		const d = document.createElement("div");
-		d.setAttribute("hx-get", "/sessions/`+sessionID+`/tasks");
-		d.setAttribute("hx-trigger", "load");
-		d.setAttribute("hx-swap", "outerHTML");
-		document.querySelector("main").prepend(d);
-		htmx.process(d);
-		return true;
-	})()`)
+	// The Tasks section lists the task the card ran.
+	cardTask := p.text(card + ` [data-testid="outcome-task"] .mono`)
+	p.openSection("tasks")
 	panel := `[data-testid="tasks-panel"]`
 	p.waitJS("wait for the completed task in the panel", panel,
 		`!!document.querySelector('[data-testid="task-row"][data-status="completed"]')`)
 	rowTask := e2eEval[string](p, "read the task row's id", panel, `document.querySelector('[data-testid="task-row"]').dataset.task`)
-	cardTask := p.text(card + ` [data-testid="outcome-task"] .mono`)
 	if row := p.text(`[data-testid="task-row"]`); !strings.Contains(row, "simulate-research-query") || rowTask == "" || rowTask != cardTask {
 		t.Errorf("the task row %q reads %q; the card named task %q", rowTask, row, cardTask)
 	}
