@@ -85,7 +85,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	}
 	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
 	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: ls.notified,
-		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
+		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
 		reason := ls.redact.Text("connect failed: " + err.Error())
@@ -144,14 +144,12 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 	}
 }
 
-// serverRequests answers a session's server-to-client requests: roots are
-// an empty list (the playground shares no files); elicitation and sampling
-// wait in the inbox for a person.
-func (p *Pool) serverRequests(sessionID int64) mcpclient.Handler {
+// serverRequests answers a session's server-to-client requests: roots/list
+// with the roots registered for the server (rootsList); elicitation and
+// sampling wait in the inbox for a person.
+func (p *Pool) serverRequests(sessionID, serverID int64) mcpclient.Handler {
 	mux := &mcpclient.Mux{}
-	mux.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"roots":[]}`), nil
-	})
+	mux.HandleFunc(MethodRootsList, p.rootsList(serverID))
 	ask := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		res, err := p.inbox.Ask(ctx, sessionID, method, params)
 		var appErr *Error

@@ -53,6 +53,8 @@ type Server struct {
 	// Streamable HTTP settings.
 	URL     string
 	Headers map[string]string
+	// Roots answer the server's roots/list, whatever the transport.
+	Roots []Root
 
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -87,8 +89,10 @@ var (
 // program and its arguments (SplitCommand), unless Command names an
 // existing file as it stands. A command line that cannot be split is left
 // as it is, for Validate to report. An unknown transport keeps every field.
+// Roots are trimmed and wholly empty ones dropped.
 func (s Server) Normalized() Server {
 	s.Name = strings.TrimSpace(s.Name)
+	s.Roots = normalizedRoots(s.Roots)
 	switch s.Transport {
 	case TransportStdio:
 		s.URL, s.Headers = "", nil
@@ -106,7 +110,7 @@ func (s Server) Normalized() Server {
 
 // Validate checks s, as Normalized returns it, and returns an EInvalid
 // *Error whose Fields name every offending form field (name, transport,
-// era, command, env, url, headers), or nil. The name must be 1 to
+// era, command, env, url, headers, roots), or nil. The name must be 1 to
 // MaxServerNameLen characters of printable text once trimmed. A stdio
 // command must name a program this host can start: a bare name is looked
 // up on the PATH, a path (relative to Dir when relative) must be an
@@ -140,6 +144,9 @@ func (s Server) Validate() error {
 		}
 	default:
 		fields["transport"] = "Choose stdio, http or sse."
+	}
+	if msg := rootsProblem(s.Roots); msg != "" {
+		fields["roots"] = msg
 	}
 	switch s.Era {
 	case "", EraLegacy, EraModern, EraAuto:

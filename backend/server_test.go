@@ -84,6 +84,21 @@ func TestServerValidate(t *testing.T) {
 			s.Name, s.URL, s.Headers = "", "nope", map[string]string{"a b": ""}
 		}), []string{"headers", "name", "url"}},
 		{"stdio name and command", stdio(func(s *backend.Server) { s.Name, s.Command = "", "" }), []string{"command", "name"}},
+
+		{"roots", httpSrv(func(s *backend.Server) {
+			s.Roots = []backend.Root{{URI: "file:///home/me/project", Name: "Project (main)"}, {URI: "file:///tmp/a%20b"}}
+		}), nil},
+		{"root not a URI", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "/home/me"}} }), []string{"roots"}},
+		{"root not file", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "https://example.com/repo"}} }), []string{"roots"}},
+		{"root relative file", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:project"}} }), []string{"roots"}},
+		{"root without URI", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{Name: "orphan"}} }), []string{"roots"}},
+		{"root twice", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:///a"}, {URI: "file:///a"}} }), []string{"roots"}},
+		{"root name with a newline", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:///a", Name: "x\ny"}} }), []string{"roots"}},
+		{"too many roots", stdio(func(s *backend.Server) {
+			for i := range backend.MaxRoots + 1 {
+				s.Roots = append(s.Roots, backend.Root{URI: "file:///r" + strings.Repeat("x", i)})
+			}
+		}), []string{"roots"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,6 +195,9 @@ func TestServerNormalized(t *testing.T) {
 		{"sse drops stdio settings",
 			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse", Command: "npx", Dir: "/tmp"},
 			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse"}},
+		{"roots trimmed, empty rows dropped, kept for every transport",
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp", Roots: []backend.Root{{URI: " file:///a ", Name: " A "}, {}, {URI: " ", Name: " "}}},
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp", Roots: []backend.Root{{URI: "file:///a", Name: "A"}}}},
 		{"unknown transport keeps everything for Validate",
 			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"},
 			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"}},
@@ -206,6 +224,7 @@ func TestServerValidateMessages(t *testing.T) {
 		{"not on PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp"}, "command", `no program named "no-such-program-mcp" on this machine's PATH`},
 		{"spaces and args", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}}, "command", "Arguments"},
 		{"unterminated quote", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh -c 'x"}, "command", "unterminated single quote"},
+		{"https root", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh", Roots: []backend.Root{{URI: "file:///a"}, {URI: "https://h/r"}}}, "roots", `Root 2, "https://h/r", is not a file:// URI`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
