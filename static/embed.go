@@ -7,4 +7,5 @@ import "embed"
 // FS holds every static file, served under /static/.
 //
 //go:embed app.css app.js all:vendor
+//go:embed servers.css servers.js
 var FS embed.FS
