@@ -190,7 +190,7 @@ func TestServerFormSaysWhatWasSplit(t *testing.T) {
 		t.Fatalf("create: %d %q", r.Status, r.Header.Get("Location"))
 	}
 	page := html.UnescapeString(d.get(t, r.Header.Get("Location")).Body)
-	if !strings.Contains(page, `data-testid="split-notice"`) || !strings.Contains(page, `program <span class="mono">sh</span> and 2 argument(s)`) {
+	if !strings.Contains(page, `data-testid="split-notice"`) || !strings.Contains(page, `program <span class="mono">sh</span> and 2 arguments`) {
 		t.Errorf("the saved page does not say what was split:\n%s", page)
 	}
 	r = d.postForm(t, "/servers", url.Values{"_csrf": {token}, "name": {"plain"}, "transport": {"stdio"}, "command": {"sh"}, "args": {"-c\nexec cat"}})
