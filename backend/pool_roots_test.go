@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,5 +116,56 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 	case <-changed:
 		t.Error("the server was told the roots changed although they did not")
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// TestPoolAnswersModernRootsInputRequest connects in the modern era to a
+// hand-written server whose tools/call answers input_required with a
+// roots/list input request: the retry carries the server's registered
+// roots as the input response, and every request declares the roots
+// capability in its _meta.
+func TestPoolAnswersModernRootsInputRequest(t *testing.T) {
+	e := MustEnv(t)
+	var sawCaps atomic.Bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Meta           map[string]json.RawMessage `json:"_meta"`
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+			} `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		if caps := m.Params.Meta["io.modelcontextprotocol/clientCapabilities"]; strings.Contains(string(caps), `"roots"`) {
+			sawCaps.Store(true)
+		}
+		var result any = map[string]any{"resultType": "complete"}
+		switch {
+		case m.Method == "server/discover":
+			result = map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
+				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "modern-roots", "version": "1"}}
+		case m.Method == "tools/call" && m.Params.InputResponses == nil:
+			result = map[string]any{"resultType": "input_required", "requestState": "s1",
+				"inputRequests": map[string]any{"r": map[string]any{"method": "roots/list"}}}
+		case m.Method == "tools/call":
+			result = map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text", "text": string(m.Params.InputResponses["r"])}}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	}))
+	t.Cleanup(ts.Close)
+	srv := httpServer("modern roots", ts.URL+"/mcp")
+	srv.Era = backend.EraModern
+	srv.Roots = []backend.Root{{URI: "file:///work/project", Name: "Project"}}
+	sess := e.MustConnect(t, e.MustServer(t, srv))
+	if got, want := callRoots(t, e, sess.ID), `{"roots":[{"uri":"file:///work/project","name":"Project"}]}`; got != want {
+		t.Errorf("the server got the input response %s, want %s", got, want)
+	}
+	if !sawCaps.Load() {
+		t.Error("no request declared the roots capability in its _meta")
 	}
 }

@@ -78,6 +78,11 @@ func TestBrowserServerFormSplitsAndRoots(t *testing.T) {
 	if notice := p.text(`[data-testid="split-notice"]`); !strings.Contains(notice, "split into the program npx and 2 arguments") {
 		t.Errorf("the split notice says %q", notice)
 	}
+	roots := e2eEval[string](p, "read the roots", `[data-testid="connection"]`,
+		`Array.from(document.querySelectorAll('[data-testid="server-root"]'), e => e.textContent.trim().replace(/\s+/g, " ")).join("|")`)
+	if roots != "file:///work/project · Project (main)|file:///tmp/scratch" {
+		t.Errorf("the server page shows the roots as %q", roots)
+	}
 	if shots != "" {
 		p.screenshot(shots, "server-split", `[data-testid="connection"]`)
 	}
