@@ -134,7 +134,7 @@ func ServerPage(p Page, d ServerPageData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				for _, r := range d.Server.Roots {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<span class=\"badge\" data-testid=\"server-root\"><span class=\"mono\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<span class=\"badge root-badge\" data-testid=\"server-root\"><span class=\"mono\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
