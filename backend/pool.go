@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,12 +122,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.Client, error) {
 	switch srv.Transport {
 	case TransportStdio:
-		env := make([]string, 0, len(srv.Env))
-		for k, v := range srv.Env {
-			env = append(env, k+"="+v)
-		}
-		sort.Strings(env)
-		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: env, Dir: srv.Dir}, opts)
+		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: srv.envList(), Dir: srv.Dir}, opts)
 	case TransportHTTP, TransportSSE:
 		header := make(map[string][]string, len(srv.Headers))
 		for k, v := range srv.Headers {

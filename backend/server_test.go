@@ -17,6 +17,10 @@ func TestServerValidate(t *testing.T) {
 	if err := os.WriteFile(plain, []byte("not a program"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	onServerPath := filepath.Join(t.TempDir(), "only-on-server-path")
+	if err := os.WriteFile(onServerPath, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	stdio := func(mod func(*backend.Server)) backend.Server {
 		s := backend.Server{Name: "My server", Transport: backend.TransportStdio, Command: "sh", Args: []string{"-c", "exec cat"}}
 		if mod != nil {
@@ -60,6 +64,12 @@ func TestServerValidate(t *testing.T) {
 		{"name with a bidi override", stdio(func(s *backend.Server) { s.Name = "a\u202eb" }), []string{"name"}},
 		{"name not UTF-8", stdio(func(s *backend.Server) { s.Name = "a\xffb" }), []string{"name"}},
 		{"command not on PATH", stdio(func(s *backend.Server) { s.Command = "no-such-program-mcp" }), []string{"command"}},
+		{"command on the server's PATH", stdio(func(s *backend.Server) {
+			s.Command, s.Env = "only-on-server-path", map[string]string{"PATH": filepath.Dir(onServerPath)}
+		}), nil},
+		{"command on neither PATH", stdio(func(s *backend.Server) {
+			s.Command, s.Env = "no-such-program-mcp", map[string]string{"PATH": filepath.Dir(onServerPath)}
+		}), []string{"command"}},
 		{"command path missing", stdio(func(s *backend.Server) { s.Command = "/nonexistent/mcp-server" }), []string{"command"}},
 		{"command path a directory", stdio(func(s *backend.Server) { s.Command = "/" }), []string{"command"}},
 		{"command path not executable", stdio(func(s *backend.Server) { s.Command = plain }), []string{"command"}},
@@ -222,6 +232,8 @@ func TestServerValidateMessages(t *testing.T) {
 		{"long name", backend.Server{Name: strings.Repeat("n", 70), Transport: backend.TransportStdio, Command: "sh"}, "name", "at most 64 characters"},
 		{"control character", backend.Server{Name: "a\nb", Transport: backend.TransportStdio, Command: "sh"}, "name", "control characters"},
 		{"not on PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp"}, "command", `no program named "no-such-program-mcp" on this machine's PATH`},
+		{"not on either PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp", Env: map[string]string{"PATH": "/nonexistent"}},
+			"command", `no program named "no-such-program-mcp" on the PATH set in Environment nor on this machine's PATH`},
 		{"spaces and args", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}}, "command", "Arguments"},
 		{"unterminated quote", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh -c 'x"}, "command", "unterminated single quote"},
 		{"https root", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh", Roots: []backend.Root{{URI: "file:///a"}, {URI: "https://h/r"}}}, "roots", `Root 2, "https://h/r", is not a file:// URI`},
