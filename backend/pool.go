@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,7 +88,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	}
 	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
 	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
-		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
+		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
 		reason := ls.redact.Text("connect failed: " + err.Error())
@@ -127,12 +126,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.Client, error) {
 	switch srv.Transport {
 	case TransportStdio:
-		env := make([]string, 0, len(srv.Env))
-		for k, v := range srv.Env {
-			env = append(env, k+"="+v)
-		}
-		sort.Strings(env)
-		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: env, Dir: srv.Dir}, opts)
+		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: srv.envList(), Dir: srv.Dir}, opts)
 	case TransportHTTP, TransportSSE:
 		header := make(map[string][]string, len(srv.Headers))
 		for k, v := range srv.Headers {
@@ -148,14 +142,12 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 	}
 }
 
-// serverRequests answers a session's server-to-client requests: roots are
-// an empty list (the playground shares no files); elicitation and sampling
-// wait in the inbox for a person.
-func (p *Pool) serverRequests(sessionID int64) mcpclient.Handler {
+// serverRequests answers a session's server-to-client requests: roots/list
+// with the roots registered for the server (rootsList); elicitation and
+// sampling wait in the inbox for a person.
+func (p *Pool) serverRequests(sessionID, serverID int64) mcpclient.Handler {
 	mux := &mcpclient.Mux{}
-	mux.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"roots":[]}`), nil
-	})
+	mux.HandleFunc(MethodRootsList, p.rootsList(serverID))
 	ask := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		res, err := p.inbox.Ask(ctx, sessionID, method, params)
 		var appErr *Error
