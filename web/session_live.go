@@ -183,6 +183,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.Resource != nil && !s.sendFragment(conn, views.ResourceUpdatedSwap(*ev.Resource)) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
 				return websocket.CloseInternalServerErr, lost
 			}
