@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 
@@ -56,12 +55,21 @@ func base64Len(b64 string) int {
 }
 
 // downloadName is the file name a download of a resource's i-th contents
-// suggests: the URI's last path segment, or a generic one.
+// suggests: the URI's last segment before any query, or a generic one.
 func downloadName(uri string, i int) string {
-	if u, err := url.Parse(uri); err == nil {
-		if base := path.Base(u.Path); base != "." && base != "/" && base != "" {
-			return base
-		}
+	name := uri
+	if cut := strings.IndexAny(name, "?#"); cut >= 0 {
+		name = name[:cut]
 	}
-	return fmt.Sprintf("resource-%d.bin", i+1)
+	name = strings.TrimRight(name, "/")
+	if slash := strings.LastIndexByte(name, '/'); slash >= 0 {
+		name = name[slash+1:]
+	}
+	if unescaped, err := url.PathUnescape(name); err == nil {
+		name = unescaped
+	}
+	if name == "" || strings.ContainsAny(name, ":/\\") {
+		return fmt.Sprintf("resource-%d.bin", i+1)
+	}
+	return name
 }
