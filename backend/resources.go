@@ -41,6 +41,7 @@ type ResourceUpdate struct {
 // subscriptions: whether the server offers them (resources.subscribe),
 // which URIs are subscribed and when each URI was last said to change.
 type ResourceSubscriptions struct {
+	Offered    bool // the server declared the resources capability
 	Supported  bool
 	Subscribed map[string]bool
 	Updated    map[string]time.Time
@@ -168,7 +169,8 @@ func (p *Pool) ResourceSubscriptions(sessionID int64) (ResourceSubscriptions, er
 	if err != nil {
 		return ResourceSubscriptions{}, err
 	}
-	out := ResourceSubscriptions{Supported: ls.canSubscribe(), Subscribed: map[string]bool{}, Updated: map[string]time.Time{}}
+	offered, subscribe := ls.resourceCapability()
+	out := ResourceSubscriptions{Offered: offered, Supported: subscribe, Subscribed: map[string]bool{}, Updated: map[string]time.Time{}}
 	ls.resources.mu.Lock()
 	defer ls.resources.mu.Unlock()
 	for uri := range ls.resources.subscribed {
@@ -180,14 +182,18 @@ func (p *Pool) ResourceSubscriptions(sessionID int64) (ResourceSubscriptions, er
 	return out, nil
 }
 
-// canSubscribe reports whether the server declared resources.subscribe.
-func (ls *liveSession) canSubscribe() bool {
+// resourceCapability reports whether the server declared the resources
+// capability, and within it resources.subscribe.
+func (ls *liveSession) resourceCapability() (offered, subscribe bool) {
 	var caps struct {
 		Resources *struct {
 			Subscribe bool `json:"subscribe"`
 		} `json:"resources"`
 	}
-	return json.Unmarshal(ls.client.InitializeResult().Capabilities, &caps) == nil && caps.Resources != nil && caps.Resources.Subscribe
+	if json.Unmarshal(ls.client.InitializeResult().Capabilities, &caps) != nil || caps.Resources == nil {
+		return false, false
+	}
+	return true, caps.Resources.Subscribe
 }
 
 // Subscribe asks the server for updates of the resource at uri: with
@@ -212,7 +218,7 @@ func (p *Pool) changeSubscription(ctx context.Context, sessionID int64, uri stri
 	if err != nil {
 		return err
 	}
-	if !ls.canSubscribe() {
+	if _, subscribe := ls.resourceCapability(); !subscribe {
 		return Errorf(EInvalid, "The server does not offer resource subscriptions (resources.subscribe).")
 	}
 	r := &ls.resources

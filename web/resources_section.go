@@ -45,6 +45,9 @@ func (s *Server) showResources(c echo.Context) error {
 		if err != nil {
 			return views.Problem("resources-error", backend.ErrorMessageOf(err)), nil
 		}
+		if !subs.Offered {
+			return views.Pick("This server offers no resources (it declares no resources capability)."), nil
+		}
 		v := views.ResourcesView{ServerID: srv.ID, SessionID: live.ID, CSRF: page(c, "").CSRF, Query: query}
 		resources, found := s.resourcePage(ctx, srv.ID, live.ID, "", query, uri, subs)
 		templates, foundTmpl := s.templatePage(ctx, srv.ID, live.ID, "", query, tmpl)
@@ -87,7 +90,7 @@ func (s *Server) showResources(c echo.Context) error {
 func (s *Server) resourcePage(ctx context.Context, serverID, sessionID int64, cursor, query, open string, subs backend.ResourceSubscriptions) (views.ResourcePage, *backend.Resource) {
 	ctx, cancel := context.WithTimeout(ctx, listResourcesTimeout)
 	defer cancel()
-	out := views.ResourcePage{ServerID: serverID, Query: query}
+	out := views.ResourcePage{ServerID: serverID, Query: query, More: cursor != ""}
 	p, err := s.deps.Pool.ResourcesPage(ctx, sessionID, cursor)
 	if err != nil {
 		out.Error = backend.ErrorMessageOf(err)
@@ -113,7 +116,7 @@ func (s *Server) resourcePage(ctx context.Context, serverID, sessionID int64, cu
 func (s *Server) templatePage(ctx context.Context, serverID, sessionID int64, cursor, query, open string) (views.TemplatePage, *backend.ResourceTemplate) {
 	ctx, cancel := context.WithTimeout(ctx, listResourcesTimeout)
 	defer cancel()
-	out := views.TemplatePage{ServerID: serverID, Query: query}
+	out := views.TemplatePage{ServerID: serverID, Query: query, More: cursor != ""}
 	p, err := s.deps.Pool.ResourceTemplatesPage(ctx, sessionID, cursor)
 	if err != nil {
 		out.Error = backend.ErrorMessageOf(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
 )
 
 // pngPixel is a 1x1 PNG.
@@ -197,6 +198,11 @@ func TestResourceSubscriptions(t *testing.T) {
 			sess := d.MustAPISession(t, srv.ID)
 			sub := d.hub.Subscribe(sess.ID)
 			defer sub.Close()
+			conn, _, err := d.dialLive(t, sess.ID, 0, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			live := &liveReader{conn: conn, seen: map[int64]bool{}}
 
 			r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/subscribe", sess.ID), token, url.Values{"uri": {"test://a-notes"}})
 			if !strings.Contains(r.Body, `data-testid="unsubscribe"`) || strings.Contains(r.Body, "subscription-error") {
@@ -216,6 +222,12 @@ func TestResourceSubscriptions(t *testing.T) {
 			if got == nil || got.URI != "test://a-notes" {
 				t.Fatalf("no update published for the subscribed resource: %+v", got)
 			}
+			// The page's live stream swaps in the notice and the list's marker.
+			key := views.ResourceKey("test://a-notes")
+			live.until(t, "the resource's update", func(msg string) bool {
+				return strings.Contains(msg, `id="resource-updated-`+key+`" class="resource-updated" hx-swap-oob="true"`) &&
+					strings.Contains(msg, `data-testid="updated-at"`) && strings.Contains(msg, `id="resource-mark-`+key+`" hx-swap-oob="true"`)
+			})
 			body := d.get(t, fmt.Sprintf("/servers/%d/resources?uri=%s", srv.ID, url.QueryEscape("test://a-notes"))).Body
 			for _, w := range []string{`data-testid="updated-at"`, `data-testid="read-again"`, `data-testid="unsubscribe"`, `class="badge small updated"`} {
 				if !strings.Contains(body, w) {
@@ -236,4 +248,19 @@ func regexpFind(s, expr string) string {
 		return m[1]
 	}
 	return ""
+}
+
+func TestResourcesOfAServerWithoutThem(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "tools only", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, srv.ID)
+	r := d.get(t, fmt.Sprintf("/servers/%d/resources", srv.ID))
+	if !strings.Contains(r.Body, "This server offers no resources") {
+		t.Errorf("the section of a server without resources:\n%s", r.Body)
+	}
+	r = d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/subscribe", sess.ID), token, url.Values{"uri": {"test://x"}})
+	if !strings.Contains(r.Body, `data-testid="subscription-error">The server does not offer resource subscriptions`) {
+		t.Errorf("subscribing where the server offers no subscriptions:\n%s", r.Body)
+	}
 }
