@@ -2,21 +2,11 @@ package views
 
 import (
 	"fmt"
-	"hash/fnv"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
 )
-
-// ResourceKey is a short id for a resource URI, for element ids: the live
-// stream finds a resource's notice and list marker by it.
-func ResourceKey(uri string) string {
-	h := fnv.New64a()
-	h.Write([]byte(uri))
-	return strconv.FormatUint(h.Sum64(), 36)
-}
 
 func queryEscape(s string) string { return url.QueryEscape(s) }
 

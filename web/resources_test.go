@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/views"
 )
 
 // pngPixel is a 1x1 PNG.
@@ -222,11 +221,9 @@ func TestResourceSubscriptions(t *testing.T) {
 			if got == nil || got.URI != "test://a-notes" {
 				t.Fatalf("no update published for the subscribed resource: %+v", got)
 			}
-			// The page's live stream swaps in the notice and the list's marker.
-			key := views.ResourceKey("test://a-notes")
+			// The page's live stream tells the page's script.
 			live.until(t, "the resource's update", func(msg string) bool {
-				return strings.Contains(msg, `id="resource-updated-`+key+`" class="resource-updated" hx-swap-oob="true"`) &&
-					strings.Contains(msg, `data-testid="updated-at"`) && strings.Contains(msg, `id="resource-mark-`+key+`" hx-swap-oob="true"`)
+				return strings.HasPrefix(msg, `{"resourceUpdated":{"uri":"test://a-notes","at":"`)
 			})
 			body := d.get(t, fmt.Sprintf("/servers/%d/resources?uri=%s", srv.ID, url.QueryEscape("test://a-notes"))).Body
 			for _, w := range []string{`data-testid="updated-at"`, `data-testid="read-again"`, `data-testid="unsubscribe"`, `class="badge small updated"`} {
