@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,26 +106,37 @@ func TestBrowserResources(t *testing.T) {
 	})
 
 	t.Run("subscription update shown live", func(t *testing.T) {
-		p.do("open "+doc, "main", chromedp.Navigate(section+"?uri="+url.QueryEscape(doc)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="subscribe"]`)),
-			chromedp.Click(chromedp.CSS(`[data-testid="subscribe"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="unsubscribe"]`)))
+		subscribe := func(uri string) {
+			t.Helper()
+			p.do("open "+uri+" and subscribe", "main", chromedp.Navigate(section+"?uri="+url.QueryEscape(uri)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid="subscribe"]`)),
+				chromedp.Click(chromedp.CSS(`[data-testid="subscribe"]`)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid="unsubscribe"]`)))
+		}
+		// The document is listed; the dynamic resource is not, and says the
+		// time it was read.
+		const dynamic = "demo://resource/dynamic/text/1"
+		subscribe(doc)
+		subscribe(dynamic)
 		p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
 			`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
-		if e2eEval[bool](p, "look for an update", "main", `!!document.querySelector('[data-testid="updated-at"]')`) {
-			t.Fatal("the resource shows an update before any")
+		p.do("read it", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-text"]`)))
+		first := p.text(`[data-testid="content-text"]`)
+		if e2eEval[bool](p, "look for an update", "main", `!!document.querySelector('[data-testid="updated-at"], [data-testid="resource-marker"] .updated')`) {
+			t.Fatal("the page shows an update before any")
 		}
 		// server-everything sends updates once this tool ran.
 		e2ePostJSON(t, fmt.Sprintf("%s/api/v1/sessions/%s/requests", srv.URL, p.liveSessionID()),
 			map[string]any{"method": "tools/call", "params": map[string]any{"name": "toggle-subscriber-updates", "arguments": map[string]any{}}},
 			http.StatusOK, nil)
 		p.waitJS("wait for the update on the resource", `[data-testid="resource"]`, `!!document.querySelector('[data-testid="updated-at"]')`)
-		if !e2eEval[bool](p, "look for the list's marker", "main",
-			`!!document.querySelector('[data-testid="item-link"][data-item=`+e2eJS(doc)+`] .updated')`) {
-			t.Error("the list does not mark the updated resource")
-		}
-		p.do("read again", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read-again"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-text"]`)))
+		p.waitJS("wait for the list to mark the updated document", `[data-testid="item-list"]`,
+			`!!document.querySelector('[data-testid="item-link"][data-item=`+e2eJS(doc)+`] .updated')`)
+		time.Sleep(1100 * time.Millisecond) // the dynamic text names the second it was read
+		p.do("read again", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read-again"]`)))
+		p.waitJS("wait for the new contents", `[data-testid="resource"]`,
+			`(document.querySelector('[data-testid="content-text"]') || {textContent: ""}).textContent !== `+e2eJS(first))
 		if shots != "" {
 			p.screenshot(shots, "resource-updated", `[data-testid="resource"]`)
 		}
