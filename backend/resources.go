@@ -59,6 +59,7 @@ type resourceSubs struct {
 	listen     *listenStream                            // the running listen stream, nil when none
 	acks       chan mcpclient.NotificationSubscriptions // the streams' acknowledgements, newest kept
 	wg         sync.WaitGroup                           // the listen goroutines
+	stopped    bool                                     // set by stop: no stream starts after it
 }
 
 // listenStream is one subscriptions/listen request held open.
@@ -114,6 +115,7 @@ func (r *resourceSubs) notified(n mcpclient.Notification) (ResourceUpdate, bool)
 // session's client must be closed or closing.
 func (r *resourceSubs) stop() {
 	r.mu.Lock()
+	r.stopped = true
 	r.listen.end()
 	r.listen = nil
 	r.mu.Unlock()
@@ -270,6 +272,10 @@ func (p *Pool) relisten(ctx context.Context, ls *liveSession, uri string, on boo
 	}
 	slices.Sort(want)
 	old := r.listen
+	if r.stopped {
+		r.mu.Unlock()
+		return Errorf(EConflict, "The session is closing.")
+	}
 	if len(want) == 0 {
 		r.listen, r.subscribed = nil, map[string]bool{}
 		r.mu.Unlock()
