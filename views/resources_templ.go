@@ -122,7 +122,7 @@ func ResourcesSection(v ResourcesView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"list-detail resources\"><nav class=\"card item-list resource-list\" data-testid=\"item-list\" aria-label=\"resources\"><form method=\"get\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"list-detail resources\"><nav class=\"card item-list resource-list\" data-testid=\"item-list\" data-list-kind=\"resources\" aria-label=\"resources\"><form method=\"get\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

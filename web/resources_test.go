@@ -91,7 +91,7 @@ func TestResourcesSection(t *testing.T) {
 
 	t.Run("first page with a More control", func(t *testing.T) {
 		body := mustGet(t, base)
-		contains(t, body, `data-testid="section-resources"`, `data-item="test://a-notes"`, `data-item="test://b-pixel.png"`,
+		contains(t, body, `data-testid="section-resources"`, `data-list-kind="resources"`, `data-item="test://a-notes"`, `data-item="test://b-pixel.png"`,
 			"Team notes (notes)", "text/plain", "11 B", `data-testid="more-resources"`, `data-item="test://items/{id}{?format}"`,
 			`data-testid="pick-item"`)
 		if strings.Contains(body, `data-item="test://c-data.bin"`) {
