@@ -49,6 +49,10 @@ type liveSession struct {
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
 	tasks sessionTasks // tasks the session created (tasks.go)
+
+	resources resourceSubs // resource subscriptions (resources.go)
+	// publish delivers an event of this session to its viewers.
+	publish func(Event)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -86,7 +90,9 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
 		return Session{}, err
 	}
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
+	sessionID := sess.ID
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv),
+		publish: func(e Event) { e.SessionID = sessionID; p.hub.Publish(e) }}
 	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
@@ -172,6 +178,7 @@ func (p *Pool) watch(ls *liveSession) {
 	case <-ls.closing:
 		ls.client.Close()
 	}
+	ls.resources.stop()
 	sess := ls.session
 	sess.Status, sess.EndedAt = SessionClosed, time.Now()
 	select {
@@ -297,6 +304,9 @@ func (ls *liveSession) notified(n mcpclient.Notification) {
 	// toolsMu, whose holder may be waiting for that reader.
 	if n.Method == "notifications/tools/list_changed" {
 		ls.toolsStale.Store(true)
+	}
+	if u, ok := ls.resources.notified(n); ok {
+		ls.publish(Event{Resource: &u})
 	}
 }
 

@@ -183,6 +183,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.Resource != nil && !sendResourceUpdate(conn, *ev.Resource) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
 				return websocket.CloseInternalServerErr, lost
 			}
@@ -288,9 +291,10 @@ func (s *Server) sendFragment(conn *websocket.Conn, comp templ.Component) bool {
 	return conn.WriteMessage(websocket.TextMessage, buf.Bytes()) == nil
 }
 
-// progressMessage is the live stream's one message that is not HTML: the
-// progress of a running call, which the page's script shows on the card
-// whose call it is (a viewer without that card ignores it).
+// progressMessage is one of the live stream's messages that are not HTML
+// (see also resourceMessage): the progress of a running call, which the
+// page's script shows on the card whose call it is (a viewer without that
+// card ignores it).
 type progressMessage struct {
 	CallProgress struct {
 		Call     string  `json:"call"`
@@ -304,7 +308,29 @@ type progressMessage struct {
 func sendProgress(conn *websocket.Conn, p backend.CallProgress) bool {
 	var m progressMessage
 	m.CallProgress.Call, m.CallProgress.Progress, m.CallProgress.Total, m.CallProgress.Message = p.CallID, p.Progress, p.Total, p.Message
-	body, err := json.Marshal(m)
+	return sendJSON(conn, m)
+}
+
+// resourceMessage says that a subscribed resource changed; the page's
+// script (static/resources.js) shows it on the resource's card and marks
+// its list entry, where the page has them.
+type resourceMessage struct {
+	ResourceUpdated struct {
+		URI string    `json:"uri"`
+		At  time.Time `json:"at"`
+	} `json:"resourceUpdated"`
+}
+
+// sendResourceUpdate writes a resource's update as one JSON message.
+func sendResourceUpdate(conn *websocket.Conn, u backend.ResourceUpdate) bool {
+	var m resourceMessage
+	m.ResourceUpdated.URI, m.ResourceUpdated.At = u.URI, u.At
+	return sendJSON(conn, m)
+}
+
+// sendJSON writes v as one JSON message.
+func sendJSON(conn *websocket.Conn, v any) bool {
+	body, err := json.Marshal(v)
 	if err != nil {
 		return false
 	}
