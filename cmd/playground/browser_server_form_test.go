@@ -178,7 +178,7 @@ func TestBrowserServersListConnect(t *testing.T) {
 		t.Helper()
 		var got string
 		for range 20 {
-			p.do("open server-everything", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d", srv.URL, evID)),
+			p.do("open server-everything's get-roots-list", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d/tools/get-roots-list", srv.URL, evID)),
 				chromedp.WaitVisible(chromedp.CSS(e2eCard("get-roots-list"))))
 			p.submitTool("get-roots-list")
 			if got = p.text(e2eCard("get-roots-list") + ` [data-testid="content-text"]`); strings.Contains(got, want) {
