@@ -146,9 +146,10 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 
 // serverRequests answers a session's server-to-client requests: roots are
 // an empty list (the playground shares no files); elicitation and sampling
-// wait in the inbox for a person.
+// wait in the inbox for a person. It also declares the MCP Apps extension,
+// which the dashboard renders.
 func (p *Pool) serverRequests(sessionID int64) mcpclient.Handler {
-	mux := &mcpclient.Mux{}
+	mux := &mcpclient.Mux{Extensions: map[string]json.RawMessage{AppsExtension: appsCapability}}
 	mux.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"roots":[]}`), nil
 	})

@@ -77,6 +77,9 @@ func (s *Server) callTool(c echo.Context) error {
 	}
 	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true})
 	view.Outcome = outcomeOf(res, err)
+	if view.Outcome.Kind == views.OutcomeResult || view.Outcome.Kind == views.OutcomeToolError {
+		view.Outcome.App = s.appFrame(ctx, sessionID, tool, args, res.Result)
+	}
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }
 
