@@ -146,6 +146,9 @@ func MustSDKHTTPServer(tb testing.TB, headers chan<- http.Header) string {
 type dashboard struct {
 	URL    string // http://127.0.0.1:port
 	Host   string // 127.0.0.1:port
+	// AppsURL and AppsHost are the apps origin's, like URL and Host.
+	AppsURL  string
+	AppsHost string
 	db     *store.DB
 	hub    *backend.Hub
 	rec    *backend.Recorder
@@ -197,13 +200,17 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	reg := backend.NewRegistry(db, db, pool)
 
 	ts := httptest.NewUnstartedServer(nil)
-	host := ts.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
+	apps := httptest.NewUnstartedServer(nil)
+	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
+	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
 	ts.Config.Handler = h
+	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()
+	apps.Start()
 	tb.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
+		apps.Close()
 	})
 	tb.Cleanup(h.Close)
 
@@ -213,7 +220,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 		Timeout:       20 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &dashboard{URL: "http://" + host, Host: host, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
+	return &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
 }
 
 // response is a read HTTP response.
