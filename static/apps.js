@@ -182,6 +182,9 @@
   });
 
   function bind(root) {
+    bridges.forEach(function (b, win) { // frames that htmx swapped out
+      if (!b.frame.isConnected) bridges.delete(win);
+    });
     root.querySelectorAll("iframe[data-app-frame]").forEach(function (frame) {
       if (frame.dataset.appBound) return;
       frame.dataset.appBound = "1";

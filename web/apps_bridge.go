@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -60,7 +61,8 @@ func (s *Server) appsBridge(c echo.Context) error {
 	if !bridgeMethods[req.Method] {
 		return refuseBridge(c, http.StatusForbidden, codeMethodNotFound, "An app may not send "+req.Method+" to the server.")
 	}
-	ctx := c.Request().Context()
+	ctx, cancel := context.WithTimeout(c.Request().Context(), toolCallTimeout)
+	defer cancel()
 	if req.Method == "tools/call" {
 		var p struct {
 			Name string `json:"name"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,7 +111,11 @@ func TestBrowserMCPApp(t *testing.T) {
 		t.Errorf("from the app: parent.document -> %s, fetch(dashboard) -> %s, origin %s; want SecurityError, TypeError, null", got.Page, got.Fetched, got.Origin)
 	}
 	// Nor can the app's page be loaded as a dashboard page.
-	resp, err := http.Get(srv.URL + strings.TrimPrefix(src, src[:strings.Index(src, "/apps/")]))
+	appURL, err := url.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(srv.URL + appURL.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
