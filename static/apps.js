@@ -115,8 +115,10 @@
     }
   };
 
-  // forward posts a request to the dashboard's bridge endpoint.
+  // forward posts a request to the dashboard's bridge endpoint; a refusal
+  // or a JSON-RPC error is noted under the frame as well as answered.
   Bridge.prototype.forward = function (method, params) {
+    var self = this;
     return fetch(this.endpoint, {
       method: "POST",
       credentials: "same-origin",
@@ -130,6 +132,8 @@
       return { error: { code: -32603, message: "The dashboard could not be reached: " + err.message } };
     }).then(function (body) {
       if (body && body.error) {
+        // Shown here too: the app may not show its failures.
+        self.note("refused", method + ": " + (body.error.message || "error " + body.error.code));
         return { error: body.error };
       }
       return { result: (body && body.result) || {} };

@@ -95,6 +95,11 @@ func TestBrowserMCPApp(t *testing.T) {
 		`(() => { const t = document.querySelector(`+e2eJS(e2eCard("get-time")+` [data-testid="app-notes"]`)+`).textContent;
 			return t.includes("This is message text.") && t.includes("This is log text."); })()`)
 
+	// Open Link asks the host, which shows the link for the person to follow.
+	p.evalApp(app, `document.getElementById("open-link-btn").click(), ""`)
+	p.waitJS("the app's link is shown", e2eCard("get-time"),
+		`!!document.querySelector(`+e2eJS(e2eCard("get-time")+` [data-testid="app-notes"] a[href="https://modelcontextprotocol.io/"][rel~="noopener"]`)+`)`)
+
 	// A script in the app can neither read the dashboard's page nor fetch
 	// from the dashboard's origin.
 	reach := p.evalApp(app, `(async () => {
