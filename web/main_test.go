@@ -146,9 +146,6 @@ func MustSDKHTTPServer(tb testing.TB, headers chan<- http.Header) string {
 type dashboard struct {
 	URL    string // http://127.0.0.1:port
 	Host   string // 127.0.0.1:port
-	// AppsURL and AppsHost are the apps origin's, like URL and Host.
-	AppsURL  string
-	AppsHost string
 	db     *store.DB
 	hub    *backend.Hub
 	rec    *backend.Recorder
@@ -156,6 +153,9 @@ type dashboard struct {
 	reg    *backend.Registry
 	web    *web.Server
 	client *http.Client // keeps cookies, does not follow redirects
+
+	// AppsURL and AppsHost are the apps origin's, like URL and Host.
+	AppsURL, AppsHost string
 }
 
 // MustDashboard starts the dashboard on a temp-file database. When the
