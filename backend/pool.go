@@ -150,9 +150,10 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 
 // serverRequests answers a session's server-to-client requests: roots/list
 // with the roots registered for the server (rootsList); elicitation and
-// sampling wait in the inbox for a person.
+// sampling wait in the inbox for a person. It also declares the MCP Apps
+// extension, which the dashboard renders.
 func (p *Pool) serverRequests(sessionID, serverID int64) mcpclient.Handler {
-	mux := &mcpclient.Mux{}
+	mux := &mcpclient.Mux{Extensions: map[string]json.RawMessage{AppsExtension: appsCapability}}
 	mux.HandleFunc(MethodRootsList, p.rootsList(serverID))
 	ask := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		res, err := p.inbox.Ask(ctx, sessionID, method, params)

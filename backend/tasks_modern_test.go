@@ -115,7 +115,7 @@ func TestPoolModernToolTask(t *testing.T) {
 			call = r
 		}
 	}
-	if !strings.Contains(call, `"extensions":{"`+mcpclient.TasksExtension+`":{}}`) || strings.Contains(call, `"task":`) {
+	if !strings.Contains(call, `"`+mcpclient.TasksExtension+`":{}`) || strings.Contains(call, `"task":`) {
 		t.Errorf("tools/call = %s", call)
 	}
 	if !fake.updated {

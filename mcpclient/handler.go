@@ -60,6 +60,10 @@ func (f HandlerFunc) Handle(ctx context.Context, method string, params json.RawM
 type Mux struct {
 	// Caps, if non-nil, is returned by Capabilities as is.
 	Caps json.RawMessage
+	// Extensions, when Caps is nil, are declared under the capabilities'
+	// "extensions" member, keyed by extension id (for instance
+	// "io.modelcontextprotocol/ui" with its settings object).
+	Extensions map[string]json.RawMessage
 
 	funcs map[string]HandlerFunc
 }
@@ -82,8 +86,8 @@ func (m *Mux) Handle(ctx context.Context, method string, params json.RawMessage)
 
 // Capabilities returns Caps when set. Otherwise it declares sampling when
 // sampling/createMessage is registered, elicitation in form and URL mode
-// when elicitation/create is, and roots (with listChanged) when roots/list
-// is.
+// when elicitation/create is, roots (with listChanged) when roots/list
+// is, and Extensions when there are any.
 func (m *Mux) Capabilities() json.RawMessage {
 	if m.Caps != nil {
 		return m.Caps
@@ -98,6 +102,9 @@ func (m *Mux) Capabilities() json.RawMessage {
 		case "roots/list":
 			caps["roots"] = map[string]bool{"listChanged": true}
 		}
+	}
+	if len(m.Extensions) > 0 {
+		caps["extensions"] = m.Extensions
 	}
 	b, _ := marshal(caps)
 	return b

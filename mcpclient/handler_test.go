@@ -106,17 +106,20 @@ func TestMuxCapabilities(t *testing.T) {
 		name    string
 		methods []string
 		caps    json.RawMessage
+		ext     map[string]json.RawMessage
 		want    string
 	}{
-		{"none", nil, nil, `{}`},
-		{"sampling", []string{"sampling/createMessage"}, nil, `{"sampling":{}}`},
-		{"all", []string{"roots/list", "elicitation/create", "sampling/createMessage", "tasks/get"}, nil,
+		{"none", nil, nil, nil, `{}`},
+		{"sampling", []string{"sampling/createMessage"}, nil, nil, `{"sampling":{}}`},
+		{"all", []string{"roots/list", "elicitation/create", "sampling/createMessage", "tasks/get"}, nil, nil,
 			`{"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"sampling":{}}`},
-		{"explicit", []string{"sampling/createMessage"}, json.RawMessage(`{"elicitation":{"form":{}}}`), `{"elicitation":{"form":{}}}`},
+		{"explicit", []string{"sampling/createMessage"}, json.RawMessage(`{"elicitation":{"form":{}}}`), nil, `{"elicitation":{"form":{}}}`},
+		{"extensions", []string{"roots/list"}, nil, map[string]json.RawMessage{"io.modelcontextprotocol/ui": json.RawMessage(`{"mimeTypes":["text/html;profile=mcp-app"]}`)},
+			`{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"roots":{"listChanged":true}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := &Mux{Caps: tt.caps}
+			m := &Mux{Caps: tt.caps, Extensions: tt.ext}
 			for _, method := range tt.methods {
 				m.HandleFunc(method, noop)
 			}

@@ -38,8 +38,9 @@ type Notification struct {
 	Params json.RawMessage // nil when the notification had no params
 }
 
-// Tool is one entry of a tools/list result. The schemas and annotations are
-// kept raw: they are JSON Schema documents and hints that callers interpret.
+// Tool is one entry of a tools/list result. The schemas, annotations and
+// _meta are kept raw: they are JSON Schema documents, hints and extension
+// data (such as an MCP App's _meta.ui) that callers interpret.
 type Tool struct {
 	Name         string          `json:"name"`
 	Title        string          `json:"title,omitempty"`
@@ -48,6 +49,7 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Execution    *ToolExecution  `json:"execution,omitempty"` // whether it runs as a task (tasks.go)
+	Meta         json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Content is one block of tool output. Type is "text", "image", "audio",

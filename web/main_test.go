@@ -153,6 +153,9 @@ type dashboard struct {
 	reg    *backend.Registry
 	web    *web.Server
 	client *http.Client // keeps cookies, does not follow redirects
+
+	// AppsURL and AppsHost are the apps origin's, like URL and Host.
+	AppsURL, AppsHost string
 }
 
 // MustDashboard starts the dashboard on a temp-file database. When the
@@ -197,13 +200,17 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	reg := backend.NewRegistry(db, db, pool)
 
 	ts := httptest.NewUnstartedServer(nil)
-	host := ts.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
+	apps := httptest.NewUnstartedServer(nil)
+	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
+	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
 	ts.Config.Handler = h
+	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()
+	apps.Start()
 	tb.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
+		apps.Close()
 	})
 	tb.Cleanup(h.Close)
 
@@ -213,7 +220,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 		Timeout:       20 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &dashboard{URL: "http://" + host, Host: host, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
+	return &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
 }
 
 // response is a read HTTP response.

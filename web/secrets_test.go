@@ -56,6 +56,8 @@ func TestSecretsAreNotShown(t *testing.T) {
 		}
 		noSecrets(t, "GET "+path, r.Body)
 	}
+	// The frames are committed by the recorder in the background.
+	waitFrames(t, d, sess.ID, func(frames []apiFrame) bool { return len(frames) > 0 })
 	if r := d.get(t, fmt.Sprintf("/sessions/%d", sess.ID)); !strings.Contains(html.UnescapeString(r.Body), backend.RedactURL(secretURL)) {
 		t.Errorf("the session page does not show the frames' redacted URL %q", backend.RedactURL(secretURL))
 	}

@@ -45,6 +45,9 @@ type Config struct {
 	Addr string
 	// AllowedHosts are further Host values to accept (host or host:port).
 	AllowedHosts []string
+	// AppsAddr is the address (host:port, resolved) of the listener that
+	// serves Server.AppsOrigin, or "" to render no MCP Apps.
+	AppsAddr string
 }
 
 // Server is the dashboard's http.Handler. Close ends its WebSocket streams.
@@ -58,16 +61,24 @@ type Server struct {
 	wsWG   sync.WaitGroup
 
 	toolViews toolViewCache // see server_page.go
+
+	apps       *appStore   // MCP Apps' pages, shared with appsOrigin
+	appsOrigin *AppsOrigin // nil without Config.AppsAddr
+	appsURL    string      // the apps origin's URL, "" without it
 }
 
 // New builds the dashboard.
 func New(cfg Config, deps Deps) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel}
+	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel, apps: newAppStore()}
+	if cfg.AppsAddr != "" {
+		s.appsURL = "http://" + cfg.AppsAddr
+		s.appsOrigin = newAppsOrigin(cfg.AppsAddr, s.hosts, s.apps, s)
+	}
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Pre(securityHeaders) // first: every answer carries them
+	e.Pre(securityHeaders(s.appsURL)) // first: every answer carries them
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
@@ -105,6 +116,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/sessions/:id/resources/template", s.readTemplate)
 	e.POST("/sessions/:id/resources/subscribe", s.subscribeResource)
 	e.POST("/sessions/:id/resources/unsubscribe", s.unsubscribeResource)
+	e.POST("/sessions/:id/apps/bridge", s.appsBridge)
 	e.GET("/sessions", s.listSessions)
 	e.GET("/sessions/:id", s.showSession)
 	e.GET("/sessions/:id/live", s.streamSession)
@@ -127,6 +139,10 @@ func New(cfg Config, deps Deps) *Server {
 	api.POST("/sessions/:id/inputs/:input", s.apiAnswerInput)
 	return s
 }
+
+// AppsOrigin returns the handler to serve on Config.AppsAddr, or nil when
+// there is none. It shares the pages of the apps this Server renders.
+func (s *Server) AppsOrigin() *AppsOrigin { return s.appsOrigin }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }

@@ -82,6 +82,9 @@ func (s *Server) callTool(c echo.Context) error {
 	res, err := s.deps.Pool.CallTool(cctx, sessionID, tool, args, asTask, backend.CallOptions{ID: callID, Progress: true})
 	view.Outcome = outcomeOf(res.CallResult, err)
 	view.Outcome.Task = taskRef(res.Task)
+	if view.Outcome.Kind == views.OutcomeResult || view.Outcome.Kind == views.OutcomeToolError {
+		view.Outcome.App = s.appFrame(ctx, sessionID, tool, args, res.Result)
+	}
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }
 

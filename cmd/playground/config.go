@@ -12,6 +12,7 @@ import (
 // Config is everything `playground serve` is told by flags and environment.
 type Config struct {
 	Addr         string   // listen address
+	AppsAddr     string   // listen address of the apps origin (MCP Apps' pages)
 	DB           string   // SQLite file
 	AllowedHosts []string // extra Host header values to accept
 }
@@ -23,6 +24,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.SetOutput(stderr)
 	cfg := Config{}
 	fs.StringVar(&cfg.Addr, "addr", envOr(getenv, "PLAYGROUND_ADDR", "127.0.0.1:8080"), "listen address (env PLAYGROUND_ADDR)")
+	fs.StringVar(&cfg.AppsAddr, "apps-addr", envOr(getenv, "PLAYGROUND_APPS_ADDR", "127.0.0.1:0"),
+		"listen address of the apps origin, which serves MCP Apps' HTML apart from the dashboard; port 0 picks a free port (env PLAYGROUND_APPS_ADDR)")
 	fs.StringVar(&cfg.DB, "db", envOr(getenv, "PLAYGROUND_DB", "./playground.db"), "SQLite database file (env PLAYGROUND_DB)")
 	hosts := fs.String("allow-host", getenv("PLAYGROUND_ALLOW_HOSTS"), "comma-separated extra Host names to answer to, e.g. playground.internal:8080 (env PLAYGROUND_ALLOW_HOSTS)")
 	if err := fs.Parse(args); err != nil {
@@ -40,21 +43,32 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 }
 
 // validate refuses a listen address that is not loopback: the dashboard
-// starts processes on the host, and it has no sign-in yet.
+// starts processes on the host, and it has no sign-in yet. The apps origin
+// stays on loopback too: the dashboard frames it at the address it listens
+// on.
 func (c Config) validate() error {
 	if c.DB == "" {
 		return errors.New("serve: --db is required")
 	}
-	host, _, err := net.SplitHostPort(c.Addr)
+	if err := loopbackOnly("--addr", c.Addr); err != nil {
+		return err
+	}
+	return loopbackOnly("--apps-addr", c.AppsAddr)
+}
+
+// loopbackOnly refuses a listen address, named by flag, that is not on a
+// loopback interface.
+func loopbackOnly(flag, addr string) error {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("serve: --addr %q: %w", c.Addr, err)
+		return fmt.Errorf("serve: %s %q: %w", flag, addr, err)
 	}
 	if host == "localhost" {
 		return nil
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || !ip.IsLoopback() {
-		return errors.New("serve: refusing to listen on " + c.Addr + ": whoever reaches the dashboard can start processes on this host, " +
+		return errors.New("serve: refusing to listen on " + addr + ": whoever reaches the dashboard can start processes on this host, " +
 			"and sign-in is not available yet; listen on a loopback address such as 127.0.0.1:8080")
 	}
 	return nil

@@ -15,13 +15,14 @@ func TestParseServeConfig(t *testing.T) {
 		want    Config
 		wantErr string
 	}{
-		{name: "defaults", want: Config{Addr: "127.0.0.1:8080", DB: "./playground.db"}},
-		{name: "flags", args: []string{"--addr", "127.0.0.1:9000", "--db", "/tmp/x.db", "--allow-host", "a.test:9000, b.test"},
-			want: Config{Addr: "127.0.0.1:9000", DB: "/tmp/x.db", AllowedHosts: []string{"a.test:9000", "b.test"}}},
-		{name: "env fallbacks", env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000", "PLAYGROUND_DB": "env.db", "PLAYGROUND_ALLOW_HOSTS": "c.test"},
-			want: Config{Addr: "localhost:7000", DB: "env.db", AllowedHosts: []string{"c.test"}}},
+		{name: "defaults", want: Config{Addr: "127.0.0.1:8080", AppsAddr: "127.0.0.1:0", DB: "./playground.db"}},
+		{name: "flags", args: []string{"--addr", "127.0.0.1:9000", "--apps-addr", "127.0.0.1:9001", "--db", "/tmp/x.db", "--allow-host", "a.test:9000, b.test"},
+			want: Config{Addr: "127.0.0.1:9000", AppsAddr: "127.0.0.1:9001", DB: "/tmp/x.db", AllowedHosts: []string{"a.test:9000", "b.test"}}},
+		{name: "env fallbacks", env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000", "PLAYGROUND_APPS_ADDR": "localhost:7002", "PLAYGROUND_DB": "env.db", "PLAYGROUND_ALLOW_HOSTS": "c.test"},
+			want: Config{Addr: "localhost:7000", AppsAddr: "localhost:7002", DB: "env.db", AllowedHosts: []string{"c.test"}}},
 		{name: "flags beat env", args: []string{"--addr", "[::1]:7001"}, env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000"},
-			want: Config{Addr: "[::1]:7001", DB: "./playground.db"}},
+			want: Config{Addr: "[::1]:7001", AppsAddr: "127.0.0.1:0", DB: "./playground.db"}},
+		{name: "apps origin on all interfaces refused", args: []string{"--apps-addr", "0.0.0.0:8081"}, wantErr: "refusing to listen"},
 		{name: "all interfaces refused", args: []string{"--addr", "0.0.0.0:8080"}, wantErr: "refusing to listen"},
 		{name: "empty host refused", args: []string{"--addr", ":8080"}, wantErr: "refusing to listen"},
 		{name: "public name refused", env: map[string]string{"PLAYGROUND_ADDR": "example.com:80"}, wantErr: "refusing to listen"},

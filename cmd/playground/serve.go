@@ -66,31 +66,48 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts},
+	appsLn, err := net.Listen("tcp", cfg.AppsAddr)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: apps origin: %w", err)
+	}
+	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String()},
 		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("apps origin listening", "url", "http://"+appsLn.Addr().String())
 	log.Info("dashboard listening", "url", "http://"+ln.Addr().String(), "db", cfg.DB)
 
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- appsSrv.Serve(appsLn) }()
 	select {
 	case err := <-served:
+		shutdownAll(log, srv, appsSrv)
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
 	handler.Close()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("shutdown", "err", err)
-	}
+	shutdownAll(log, srv, appsSrv)
 	pool.Close()
 	if err := rec.Close(); err != nil {
 		log.Error("recorder", "err", err)
 	}
 	return nil
+}
+
+// shutdownAll stops the servers' listeners and waits, up to shutdownGrace,
+// for their requests to finish.
+func shutdownAll(log *slog.Logger, servers ...*http.Server) {
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	for _, srv := range servers {
+		if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("shutdown", "err", err)
+		}
+	}
 }
 
 // seedDemo registers the bundled demo server, run by this very binary, the
