@@ -58,6 +58,7 @@ func TestBrowserMCPApp(t *testing.T) {
 		return false, e2eSummary(fs)
 	})
 
+	p.openTool("get-time")
 	p.submitTool("get-time")
 	p.wantOutcome("get-time", "result")
 	frameSel := e2eCard("get-time") + ` [data-testid="app-iframe"]`

@@ -804,6 +804,9 @@ func (p *e2ePage) openSection(section string) {
 func (p *e2ePage) openTool(tool string) {
 	p.t.Helper()
 	p.openSection("tools")
+	if e2eEval[bool](p, "look for the "+tool+" card", "", `!!document.querySelector(`+e2eJS(e2eCard(tool))+`)`) {
+		return // the section opened on it; a click would swap it for a fresh one
+	}
 	link := `[data-testid="item-link"][data-item="` + tool + `"]`
 	p.do("open the "+tool+" card", `[data-testid="item-list"]`,
 		chromedp.Click(chromedp.CSS(link)),
