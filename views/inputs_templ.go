@@ -290,7 +290,7 @@ func InputCard(sessionID int64, in InputView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, f := range in.Form.Fields {
-				templ_7745c5c3_Err = schemaField("input-"+itoa(in.ID)+"-"+f.Name, f, in.Values[f.Name], in.Errors).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = schemaField("input-"+itoa(in.ID)+"-"+f.Name, f, in.Values[f.Name], in.Errors, nil).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
