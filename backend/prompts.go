@@ -19,15 +19,23 @@ type (
 	ResourceContents = mcpclient.ResourceContents
 )
 
+// ErrNoPrompts is Prompts' error for a server that does not declare the
+// prompts capability; nothing is sent to such a server.
+var ErrNoPrompts = Errorf(EConflict, "This server offers no prompts: it declares no prompts capability.")
+
 // Prompts returns the session's prompts, listing them from the server (all
 // pages of prompts/list, up to the client's page bound) the first time,
 // whenever refresh is set and after the server said they changed
-// (notifications/prompts/list_changed). Like Call, it refuses to list them
-// while recording fails.
+// (notifications/prompts/list_changed). It returns ErrNoPrompts for a
+// server that declares no prompts capability. Like Call, it refuses to
+// list them while recording fails.
 func (p *Pool) Prompts(ctx context.Context, sessionID int64, refresh bool) ([]Prompt, error) {
 	ls, err := p.get(sessionID)
 	if err != nil {
 		return nil, err
+	}
+	if !hasCapability(ls.client.InitializeResult().Capabilities, "prompts") {
+		return nil, ErrNoPrompts
 	}
 	ls.promptsMu.Lock()
 	defer ls.promptsMu.Unlock()

@@ -35,7 +35,7 @@
 	const stateOf = (input) => {
 		let s = state.get(input);
 		if (!s) {
-			s = {timer: 0, seq: 0, abort: null, list: null, hint: null, active: -1, choosing: false};
+			s = {timer: 0, seq: 0, abort: null, list: null, hint: null, active: -1, choosing: false, enterUsed: false};
 			state.set(input, s);
 		}
 		return s;
@@ -177,10 +177,24 @@
 			options.forEach((o, i) => o.setAttribute("aria-selected", i === s.active ? "true" : "false"));
 		} else if (ev.key === "Enter" && s.active >= 0) {
 			ev.preventDefault(); // choosing is not submitting
+			s.enterUsed = true;
 			choose(input, s, options[s.active].textContent);
 		} else if (ev.key === "Escape") {
 			close(input, s);
 		}
+	});
+
+	// The keypress of an Enter that chose a suggestion must not submit the
+	// form either (a keypress may come apart from its keydown, as input
+	// automation sends it).
+	document.addEventListener("keypress", (ev) => {
+		if (!isCompletable(ev.target) || ev.key !== "Enter") return;
+		const s = stateOf(ev.target);
+		if (s.enterUsed) ev.preventDefault();
+		s.enterUsed = false;
+	});
+	document.addEventListener("keyup", (ev) => {
+		if (isCompletable(ev.target) && ev.key === "Enter") stateOf(ev.target).enterUsed = false;
 	});
 
 	// A press on a suggestion keeps the focus in the input, so that the

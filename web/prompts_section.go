@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,6 +31,9 @@ func (s *Server) showPrompts(c echo.Context) error {
 		lctx, cancel := context.WithTimeout(c.Request().Context(), listToolsTimeout)
 		prompts, err := s.deps.Pool.Prompts(lctx, live.ID, false)
 		cancel()
+		if errors.Is(err, backend.ErrNoPrompts) {
+			return views.Pick(backend.ErrorMessageOf(err)), nil
+		}
 		if err != nil {
 			return views.Problem("prompts-error", backend.ErrorMessageOf(err)), nil
 		}

@@ -241,6 +241,23 @@ func TestPromptsSection(t *testing.T) {
 	})
 }
 
+func TestPromptsSectionOfAServerWithoutPrompts(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "tools only", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/connect", srv.ID), url.Values{"_csrf": {token}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("connect: %d %s", r.Status, r.Body)
+	}
+	live, _ := d.pool.LiveSession(srv.ID)
+	r := d.get(t, fmt.Sprintf("/servers/%d/prompts", srv.ID))
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, "declares no prompts capability") || strings.Contains(r.Body, `data-testid="prompts-error"`) {
+		t.Errorf("the Prompts section of a server without prompts: %d\n%s", r.Status, r.Body)
+	}
+	if n := d.countRequests(t, live.ID, "prompts/list"); n != 0 {
+		t.Errorf("%d prompts/list requests sent to a server without the prompts capability", n)
+	}
+}
+
 // completionAnswer is the completion endpoint's JSON.
 type completionAnswer struct {
 	Values  []string `json:"values"`

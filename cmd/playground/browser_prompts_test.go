@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // e2ePromptCard is the CSS selector of a prompt's card.
@@ -16,21 +17,35 @@ func e2ePromptCard(name string) string {
 	return `[data-testid="prompt"][data-prompt="` + name + `"]`
 }
 
-// pickSuggestion types text into the completable input sel, waits until
-// the suggestions under it offer want, clicks it, and checks that the
-// input holds it.
-func (p *e2ePage) pickSuggestion(sel, text, want string) {
-	p.t.Helper()
-	p.typeInto(sel, text)
-	option := `(() => {
+// e2eSuggestionJS finds the suggestion want in the list under the input
+// sel, once the list shows the answer for what the input holds; null
+// until then.
+func e2eSuggestionJS(sel, want string) string {
+	return `(() => {
 		const input = document.querySelector(` + e2eJS(sel) + `);
 		const list = input && document.getElementById(input.getAttribute("aria-controls") || "");
 		if (!list || list.hidden || list.dataset.completeFor !== input.value) return null;
 		return Array.from(list.querySelectorAll("[data-complete-value]")).find(o => o.textContent === ` + e2eJS(want) + `) || null;
 	})()`
+}
+
+// pickSuggestion types text into the completable input sel, waits until
+// the suggestions under it offer want, clicks it, and checks that the
+// input holds it and the list has closed.
+func (p *e2ePage) pickSuggestion(sel, text, want string) {
+	p.t.Helper()
+	p.typeInto(sel, text)
+	option := e2eSuggestionJS(sel, want)
 	p.waitJS("wait for the suggestion "+want+" under "+sel, sel+` ~ [data-complete-list]`, `!!`+option)
 	e2eEval[bool](p, "mark the suggestion "+want, sel, `(`+option+`).toggleAttribute("data-e2e-pick", true)`)
 	p.do("click the suggestion "+want, sel, chromedp.Click(chromedp.CSS(sel+` ~ [data-complete-list] [data-e2e-pick]`)))
+	p.wantChosen(sel, want)
+}
+
+// wantChosen waits until the input sel holds want and checks that the
+// suggestions under it have closed.
+func (p *e2ePage) wantChosen(sel, want string) {
+	p.t.Helper()
 	p.waitJS("wait for "+sel+" to hold "+want, sel, `document.querySelector(`+e2eJS(sel)+`).value === `+e2eJS(want))
 	if e2eEval[bool](p, "look at the list after choosing", sel, `!!(() => { const l = document.querySelector(`+e2eJS(sel+` ~ [data-complete-list]`)+`); return l && !l.hidden; })()`) {
 		p.t.Errorf("the suggestions under %s stay open after choosing %s", sel, want)
@@ -137,8 +152,16 @@ func TestBrowserPrompts(t *testing.T) {
 		card := e2ePromptCard("completable-prompt")
 		e2eNavigate(p, "open completable-prompt by its URL", fmt.Sprintf("%s/servers/%d/prompts/completable-prompt", srv.URL, created.ID), card)
 		p.pickSuggestion(card+` [name="arg.department"]`, "E", "Engineering")
-		// The name's suggestions depend on the department chosen.
-		p.pickSuggestion(card+` [name="arg.name"]`, "A", "Alice")
+		// The name's suggestions depend on the department chosen; this one
+		// is chosen with the keyboard, and Enter does not submit the form.
+		name := card + ` [name="arg.name"]`
+		p.typeInto(name, "A")
+		p.waitJS("wait for Alice under the name", card, `!!`+e2eSuggestionJS(name, "Alice"))
+		p.do("choose Alice with the keyboard", card, chromedp.SendKeys(chromedp.CSS(name), kb.ArrowDown+kb.Enter))
+		p.wantChosen(name, "Alice")
+		if e2eEval[bool](p, "look for an outcome", card, `!!document.querySelector(`+e2eJS(card+` [data-testid="outcome"]`)+`)`) {
+			t.Error("Enter on a suggestion submitted the form")
+		}
 		p.do("mark the card", card, chromedp.SetAttributeValue(chromedp.CSS(card), "data-e2e-stale", ""))
 		p.do("get completable-prompt", card,
 			chromedp.Click(chromedp.CSS(card+` [data-testid="get-prompt"]`)),
