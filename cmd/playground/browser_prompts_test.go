@@ -131,6 +131,22 @@ func TestBrowserPrompts(t *testing.T) {
 	if shots != "" {
 		p.screenshot(shots, "prompt-greeting", greeting)
 	}
+
+	// A failure shows under the field: here the page's CSRF token is
+	// wrong, so the dashboard refuses to ask the server.
+	e2eEval[bool](p, "spoil the page's CSRF token", "body", `(document.body.setAttribute("hx-headers", '{"X-CSRF-Token":"AAAAAAAAAAAAAAAAAAAAAAAAAA"}'), true)`)
+	p.typeInto(greeting+` [name="arg.name"]`, "L")
+	p.waitJS("wait for the error under the field", greeting, `(() => {
+		const e = document.querySelector(`+e2eJS(greeting+` [data-complete-error]`)+`);
+		return !!e && !e.hidden && e.textContent.includes("403");
+	})()`)
+	if e2eEval[bool](p, "look at the list after the failure", greeting, `(() => { const l = document.querySelector(`+e2eJS(greeting+` [data-complete-list]`)+`); return !!l && !l.hidden; })()`) {
+		t.Error("the suggestions stay open after a failure")
+	}
+	if shots != "" {
+		p.screenshot(shots, "prompt-complete-error", greeting)
+	}
+	p.forgetConsole(srv.URL + "/sessions/" + p.liveSessionID() + "/complete")
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
