@@ -99,24 +99,42 @@ func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, par
 	if err != nil {
 		return CallResult{}, err
 	}
-	var opts []mcpclient.CallOption
-	if o.ID != "" {
-		var cancel context.CancelCauseFunc
-		ctx, cancel = context.WithCancelCause(ctx)
-		defer cancel(nil)
-		if err := ls.calls.add(o.ID, cancel); err != nil {
-			return CallResult{}, err
-		}
-		defer ls.calls.done(o.ID)
-		if o.Progress {
-			opts = append(opts, mcpclient.WithProgress(p.progressPublisher(sessionID, o.ID)))
-		}
+	ctx, opts, done, err := p.register(ctx, ls, o)
+	if err != nil {
+		return CallResult{}, err
 	}
+	defer done()
 	res, err := p.call(ctx, ls, method, params, opts...)
-	if err != nil && o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled) {
+	if err != nil && cancelled(ctx, o) {
 		return CallResult{Latency: res.Latency}, ErrCallCancelled
 	}
 	return res, err
+}
+
+// register registers a call with an ID among the session's running calls
+// (see CallWith): it returns the call's context, which CancelCall ends, the
+// client options for its progress, and done, which the caller must call
+// when the call has ended. A call without an ID is not registered.
+func (p *Pool) register(ctx context.Context, ls *liveSession, o CallOptions) (context.Context, []mcpclient.CallOption, func(), error) {
+	if o.ID == "" {
+		return ctx, nil, func() {}, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	if err := ls.calls.add(o.ID, cancel); err != nil {
+		cancel(nil)
+		return nil, nil, nil, err
+	}
+	var opts []mcpclient.CallOption
+	if o.Progress {
+		opts = append(opts, mcpclient.WithProgress(p.progressPublisher(ls.session.ID, o.ID)))
+	}
+	return ctx, opts, func() { ls.calls.done(o.ID); cancel(nil) }, nil
+}
+
+// cancelled reports whether CancelCall ended the registered call whose
+// context is ctx.
+func cancelled(ctx context.Context, o CallOptions) bool {
+	return o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled)
 }
 
 // progressPublisher returns the progress callback of one call: it

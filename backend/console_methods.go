@@ -33,18 +33,29 @@ var legacyMethods = []MethodTemplate{
 	{"initialize", `{"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "console", "version": "0"}}`},
 }
 
+// legacyNotifications are the notifications a client may send in the
+// versions with the initialize handshake; the console offers them too,
+// sent with "Send as notification".
+var legacyNotifications = []MethodTemplate{
+	{"notifications/initialized", ``},
+	{"notifications/cancelled", `{"requestId": "", "reason": ""}`},
+	{"notifications/progress", `{"progressToken": "", "progress": 0}`},
+	{"notifications/roots/list_changed", ``},
+}
+
 // modernMethods are requests of version 2026-07-28.
 var modernMethods = []MethodTemplate{
 	{"server/discover", `{}`},
 	{"subscriptions/listen", `{"resources": [{"uri": ""}]}`},
 }
 
-// ConsoleMethods lists the requests of an era ("" is legacy), the common
+// ConsoleMethods lists the requests and notifications of an era ("" is legacy), the common
 // ones first; EraAuto, not yet settled, lists both eras'.
 func ConsoleMethods(era Era) []MethodTemplate {
 	out := append([]MethodTemplate(nil), commonMethods...)
 	if era != EraModern {
 		out = append(out, legacyMethods...)
+		out = append(out, legacyNotifications...)
 	}
 	if era == EraModern || era == EraAuto {
 		out = append(out, modernMethods...)

@@ -52,6 +52,24 @@ func (f Frame) Size() int { return max(f.BodySize, len(f.Body)) }
 // Partial reports whether Body holds only the first bytes of the body.
 func (f Frame) Partial() bool { return f.BodySize > len(f.Body) }
 
+// listChangeKinds maps the notifications that say a server changed a list
+// to the list's kind.
+var listChangeKinds = map[string]string{
+	"notifications/tools/list_changed":     "tools",
+	"notifications/prompts/list_changed":   "prompts",
+	"notifications/resources/list_changed": "resources",
+}
+
+// ListChanged returns the kind of list (tools, prompts or resources) that
+// the frame, a server's notification, says has changed; "" for any other
+// frame.
+func (f Frame) ListChanged() string {
+	if f.Direction != mcpclient.Inbound || f.RPCType != RPCNotification {
+		return ""
+	}
+	return listChangeKinds[f.Method]
+}
+
 // FrameQuery selects frames of one session. The result is always in id
 // order, oldest first.
 type FrameQuery struct {

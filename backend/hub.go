@@ -5,7 +5,8 @@ import (
 )
 
 // Event is what the hub delivers to viewers of a session: committed frames,
-// a change of the session's state, or the progress of a call.
+// a change of the session's state, the progress of a call, or an
+// update of a subscribed resource.
 type Event struct {
 	SessionID int64
 	Frames    []Frame  // frames in id order, already committed to the database
@@ -14,6 +15,10 @@ type Event struct {
 	InputsChanged bool
 	// Progress is a progress report of a running call (see CallWith).
 	Progress *CallProgress
+	// Task is a status change of a task a running call follows (see CallTool).
+	Task *TaskStatus
+	// Resource is an update of a subscribed resource (see Pool.Subscribe).
+	Resource *ResourceUpdate
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not

@@ -90,7 +90,7 @@ func TestPoolOverview(t *testing.T) {
 	for _, c := range backend.Capabilities(o.ClientCapabilities) {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "roots,sampling,elicitation" {
+	if strings.Join(names, ",") != "tasks,roots,sampling,elicitation" {
 		t.Errorf("client capabilities = %v (raw %s)", names, o.ClientCapabilities)
 	}
 

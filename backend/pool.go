@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,6 +52,11 @@ type liveSession struct {
 	promptsStale atomic.Bool        // set when the server says its prompt list changed
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
+	tasks sessionTasks // tasks the session created (tasks.go)
+
+	resources resourceSubs // resource subscriptions (resources.go)
+	// publish delivers an event of this session to its viewers.
+	publish func(Event)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -90,9 +94,11 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	if sess.ID, err = p.sessions.CreateSession(ctx, sess); err != nil {
 		return Session{}, err
 	}
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv)}
-	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: ls.notified,
-		Handler: p.serverRequests(sess.ID), Era: clientEra(srv.Era)}
+	sessionID := sess.ID
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv),
+		publish: func(e Event) { e.SessionID = sessionID; p.hub.Publish(e) }}
+	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
+		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
 		reason := ls.redact.Text("connect failed: " + err.Error())
@@ -130,12 +136,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.Client, error) {
 	switch srv.Transport {
 	case TransportStdio:
-		env := make([]string, 0, len(srv.Env))
-		for k, v := range srv.Env {
-			env = append(env, k+"="+v)
-		}
-		sort.Strings(env)
-		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: env, Dir: srv.Dir}, opts)
+		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: srv.envList(), Dir: srv.Dir}, opts)
 	case TransportHTTP, TransportSSE:
 		header := make(map[string][]string, len(srv.Headers))
 		for k, v := range srv.Headers {
@@ -151,14 +152,12 @@ func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.C
 	}
 }
 
-// serverRequests answers a session's server-to-client requests: roots are
-// an empty list (the playground shares no files); elicitation and sampling
-// wait in the inbox for a person.
-func (p *Pool) serverRequests(sessionID int64) mcpclient.Handler {
+// serverRequests answers a session's server-to-client requests: roots/list
+// with the roots registered for the server (rootsList); elicitation and
+// sampling wait in the inbox for a person.
+func (p *Pool) serverRequests(sessionID, serverID int64) mcpclient.Handler {
 	mux := &mcpclient.Mux{}
-	mux.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"roots":[]}`), nil
-	})
+	mux.HandleFunc(MethodRootsList, p.rootsList(serverID))
 	ask := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		res, err := p.inbox.Ask(ctx, sessionID, method, params)
 		var appErr *Error
@@ -183,6 +182,7 @@ func (p *Pool) watch(ls *liveSession) {
 	case <-ls.closing:
 		ls.client.Close()
 	}
+	ls.resources.stop()
 	sess := ls.session
 	sess.Status, sess.EndedAt = SessionClosed, time.Now()
 	select {
@@ -312,6 +312,9 @@ func (ls *liveSession) notified(n mcpclient.Notification) {
 	case "notifications/prompts/list_changed":
 		ls.promptsStale.Store(true)
 	}
+	if u, ok := ls.resources.notified(n); ok {
+		ls.publish(Event{Resource: &u})
+	}
 }
 
 // Tools returns the session's tools, listing them from the server the first
@@ -414,6 +417,23 @@ func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error 
 	}
 	if err := ls.client.SendRaw(ctx, body); err != nil {
 		return Errorf(EUnavailable, "The raw frame could not be sent: %s", ls.redact.Text(err.Error()))
+	}
+	return nil
+}
+
+// Notify sends a notification of any method on a live session; params may
+// be nil. Like SendRaw it goes out as the user wrote it.
+func (p *Pool) Notify(ctx context.Context, sessionID int64, method string, params json.RawMessage) error {
+	ls, err := p.writable(sessionID)
+	if err != nil {
+		return err
+	}
+	var body any
+	if len(params) > 0 {
+		body = params
+	}
+	if err := ls.client.Notify(ctx, method, body); err != nil {
+		return Errorf(EUnavailable, "The notification could not be sent: %s", ls.redact.Text(err.Error()))
 	}
 	return nil
 }

@@ -15,8 +15,6 @@ type (
 	GetPromptResult = mcpclient.GetPromptResult
 	CompletionRef   = mcpclient.CompletionRef
 	CompleteResult  = mcpclient.CompleteResult
-	// ResourceContents is also what an embedded resource of a message holds.
-	ResourceContents = mcpclient.ResourceContents
 )
 
 // ErrNoPrompts is Prompts' error for a server that does not declare the

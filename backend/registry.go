@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // SettingStore keeps small facts about the database.
@@ -49,7 +50,8 @@ func (r *Registry) Create(ctx context.Context, s Server) (int64, error) {
 // filled with the stored server's Redacted copy: each secret still shown
 // redacted keeps its stored value (header values and URL parts only while
 // the URL keeps its scheme, host and port); one that has no stored value
-// to keep is an EInvalid *Error naming the field.
+// to keep is an EInvalid *Error naming the field. When the roots change,
+// the server's live sessions are told (Pool.RootsChanged).
 func (r *Registry) Update(ctx context.Context, s Server) error {
 	stored, err := r.store.GetServer(ctx, s.ID)
 	if err != nil {
@@ -68,7 +70,13 @@ func (r *Registry) Update(ctx context.Context, s Server) error {
 	if len(fields) > 0 {
 		return &Error{Code: EInvalid, Message: "The server settings are not valid.", Fields: fields}
 	}
-	return r.store.UpdateServer(ctx, s)
+	if err := r.store.UpdateServer(ctx, s); err != nil {
+		return err
+	}
+	if !slices.Equal(s.Roots, stored.Roots) {
+		r.pool.RootsChanged(context.WithoutCancel(ctx), s.ID)
+	}
+	return nil
 }
 
 // Delete removes a server that has no live session; its history stays.

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // Transport names how the playground reaches a server.
@@ -53,6 +55,8 @@ type Server struct {
 	// Streamable HTTP settings.
 	URL     string
 	Headers map[string]string
+	// Roots answer the server's roots/list, whatever the transport.
+	Roots []Root
 
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -87,8 +91,10 @@ var (
 // program and its arguments (SplitCommand), unless Command names an
 // existing file as it stands. A command line that cannot be split is left
 // as it is, for Validate to report. An unknown transport keeps every field.
+// Roots are trimmed and wholly empty ones dropped.
 func (s Server) Normalized() Server {
 	s.Name = strings.TrimSpace(s.Name)
+	s.Roots = normalizedRoots(s.Roots)
 	switch s.Transport {
 	case TransportStdio:
 		s.URL, s.Headers = "", nil
@@ -106,10 +112,11 @@ func (s Server) Normalized() Server {
 
 // Validate checks s, as Normalized returns it, and returns an EInvalid
 // *Error whose Fields name every offending form field (name, transport,
-// era, command, env, url, headers), or nil. The name must be 1 to
+// era, command, env, url, headers, roots), or nil. The name must be 1 to
 // MaxServerNameLen characters of printable text once trimmed. A stdio
 // command must name a program this host can start: a bare name is looked
-// up on the PATH, a path (relative to Dir when relative) must be an
+// up on the PATH set in Env, then on the PATH of this process, as the
+// server is started (mcpclient.LookCommand); a path (relative to Dir when relative) must be an
 // executable file. Validate reads the file system for that, and nothing else.
 func (s Server) Validate() error {
 	fields := map[string]string{}
@@ -140,6 +147,9 @@ func (s Server) Validate() error {
 		}
 	default:
 		fields["transport"] = "Choose stdio, http or sse."
+	}
+	if msg := rootsProblem(s.Roots); msg != "" {
+		fields["roots"] = msg
 	}
 	switch s.Era {
 	case "", EraLegacy, EraModern, EraAuto:
@@ -186,7 +196,10 @@ func commandProblem(s Server) string {
 		return "" // Normalized splits it; the program is checked then.
 	}
 	if !strings.ContainsRune(cmd, '/') {
-		if _, err := exec.LookPath(cmd); err != nil {
+		if _, err := mcpclient.LookCommand(cmd, s.envList()); err != nil {
+			if _, ok := s.Env["PATH"]; ok {
+				return fmt.Sprintf("There is no program named %q on the PATH set in Environment nor on this machine's PATH: install it, or give its full path.", cmd)
+			}
 			return fmt.Sprintf("There is no program named %q on this machine's PATH: install it, or give its full path.", cmd)
 		}
 		return ""
@@ -205,6 +218,16 @@ func commandProblem(s Server) string {
 		return path + " is not executable (chmod +x it)."
 	}
 	return ""
+}
+
+// envList returns the server's environment as sorted KEY=VALUE entries.
+func (s Server) envList() []string {
+	env := make([]string, 0, len(s.Env))
+	for k, v := range s.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	return env
 }
 
 func hasBlank(s string) bool { return strings.ContainsAny(s, " \t\n") }

@@ -17,6 +17,10 @@ func TestServerValidate(t *testing.T) {
 	if err := os.WriteFile(plain, []byte("not a program"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	onServerPath := filepath.Join(t.TempDir(), "only-on-server-path")
+	if err := os.WriteFile(onServerPath, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	stdio := func(mod func(*backend.Server)) backend.Server {
 		s := backend.Server{Name: "My server", Transport: backend.TransportStdio, Command: "sh", Args: []string{"-c", "exec cat"}}
 		if mod != nil {
@@ -60,6 +64,12 @@ func TestServerValidate(t *testing.T) {
 		{"name with a bidi override", stdio(func(s *backend.Server) { s.Name = "a\u202eb" }), []string{"name"}},
 		{"name not UTF-8", stdio(func(s *backend.Server) { s.Name = "a\xffb" }), []string{"name"}},
 		{"command not on PATH", stdio(func(s *backend.Server) { s.Command = "no-such-program-mcp" }), []string{"command"}},
+		{"command on the server's PATH", stdio(func(s *backend.Server) {
+			s.Command, s.Env = "only-on-server-path", map[string]string{"PATH": filepath.Dir(onServerPath)}
+		}), nil},
+		{"command on neither PATH", stdio(func(s *backend.Server) {
+			s.Command, s.Env = "no-such-program-mcp", map[string]string{"PATH": filepath.Dir(onServerPath)}
+		}), []string{"command"}},
 		{"command path missing", stdio(func(s *backend.Server) { s.Command = "/nonexistent/mcp-server" }), []string{"command"}},
 		{"command path a directory", stdio(func(s *backend.Server) { s.Command = "/" }), []string{"command"}},
 		{"command path not executable", stdio(func(s *backend.Server) { s.Command = plain }), []string{"command"}},
@@ -84,6 +94,21 @@ func TestServerValidate(t *testing.T) {
 			s.Name, s.URL, s.Headers = "", "nope", map[string]string{"a b": ""}
 		}), []string{"headers", "name", "url"}},
 		{"stdio name and command", stdio(func(s *backend.Server) { s.Name, s.Command = "", "" }), []string{"command", "name"}},
+
+		{"roots", httpSrv(func(s *backend.Server) {
+			s.Roots = []backend.Root{{URI: "file:///home/me/project", Name: "Project (main)"}, {URI: "file:///tmp/a%20b"}}
+		}), nil},
+		{"root not a URI", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "/home/me"}} }), []string{"roots"}},
+		{"root not file", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "https://example.com/repo"}} }), []string{"roots"}},
+		{"root relative file", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:project"}} }), []string{"roots"}},
+		{"root without URI", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{Name: "orphan"}} }), []string{"roots"}},
+		{"root twice", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:///a"}, {URI: "file:///a"}} }), []string{"roots"}},
+		{"root name with a newline", stdio(func(s *backend.Server) { s.Roots = []backend.Root{{URI: "file:///a", Name: "x\ny"}} }), []string{"roots"}},
+		{"too many roots", stdio(func(s *backend.Server) {
+			for i := range backend.MaxRoots + 1 {
+				s.Roots = append(s.Roots, backend.Root{URI: "file:///r" + strings.Repeat("x", i)})
+			}
+		}), []string{"roots"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,6 +205,9 @@ func TestServerNormalized(t *testing.T) {
 		{"sse drops stdio settings",
 			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse", Command: "npx", Dir: "/tmp"},
 			backend.Server{Name: "e", Transport: backend.TransportSSE, URL: "http://x/sse"}},
+		{"roots trimmed, empty rows dropped, kept for every transport",
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp", Roots: []backend.Root{{URI: " file:///a ", Name: " A "}, {}, {URI: " ", Name: " "}}},
+			backend.Server{Name: "e", Transport: backend.TransportHTTP, URL: "http://x/mcp", Roots: []backend.Root{{URI: "file:///a", Name: "A"}}}},
 		{"unknown transport keeps everything for Validate",
 			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"},
 			backend.Server{Name: "e", Transport: "ws", URL: "http://x", Command: "npx"}},
@@ -204,8 +232,11 @@ func TestServerValidateMessages(t *testing.T) {
 		{"long name", backend.Server{Name: strings.Repeat("n", 70), Transport: backend.TransportStdio, Command: "sh"}, "name", "at most 64 characters"},
 		{"control character", backend.Server{Name: "a\nb", Transport: backend.TransportStdio, Command: "sh"}, "name", "control characters"},
 		{"not on PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp"}, "command", `no program named "no-such-program-mcp" on this machine's PATH`},
+		{"not on either PATH", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "no-such-program-mcp", Env: map[string]string{"PATH": "/nonexistent"}},
+			"command", `no program named "no-such-program-mcp" on the PATH set in Environment nor on this machine's PATH`},
 		{"spaces and args", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "npx -y", Args: []string{"pkg"}}, "command", "Arguments"},
 		{"unterminated quote", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh -c 'x"}, "command", "unterminated single quote"},
+		{"https root", backend.Server{Name: "x", Transport: backend.TransportStdio, Command: "sh", Roots: []backend.Root{{URI: "file:///a"}, {URI: "https://h/r"}}}, "roots", `Root 2, "https://h/r", is not a file:// URI`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -48,11 +48,14 @@ type Client struct {
 	cancel   context.CancelFunc
 	handlers sync.WaitGroup // goroutines answering server requests
 
-	nextID   atomic.Int64
-	tapMu    sync.Mutex
-	notifyMu sync.Mutex
-	initRes  InitializeResult // written once, before Connect* returns
-	caps     json.RawMessage  // client capabilities, from Options.Handler
+	nextID     atomic.Int64
+	tapMu      sync.Mutex
+	notifyMu   sync.Mutex
+	initRes    InitializeResult // written once, before Connect* returns
+	caps       json.RawMessage  // client capabilities, from Options.Handler
+	legacyCaps json.RawMessage  // caps with the tasks it hosts, for initialize (tasks_host.go)
+	hosting    bool             // legacyCaps declares tasks the client hosts
+	host       hostedTasks      // tasks run for the server (tasks_host.go)
 
 	progressMu sync.Mutex                // held while a progress callback runs
 	progress   map[string]func(Progress) // by token; see WithProgress
@@ -76,14 +79,18 @@ type Client struct {
 
 func newClient(opts Options) *Client {
 	ctx, cancel := context.WithCancel(context.Background())
+	caps := clientCapabilities(opts.Handler)
+	legacyCaps, hosting := hostedTasksCapabilities(caps)
 	return &Client{
-		opts:    opts.withDefaults(),
-		caps:    clientCapabilities(opts.Handler),
-		serving: make(map[string]*served),
-		ctx:     ctx,
-		cancel:  cancel,
-		pending: make(map[int64]chan reply),
-		done:    make(chan struct{}),
+		opts:       opts.withDefaults(),
+		caps:       caps,
+		legacyCaps: legacyCaps,
+		hosting:    hosting,
+		serving:    make(map[string]*served),
+		ctx:        ctx,
+		cancel:     cancel,
+		pending:    make(map[int64]chan reply),
+		done:       make(chan struct{}),
 	}
 }
 
@@ -91,9 +98,14 @@ func newClient(opts Options) *Client {
 func (c *Client) InitializeResult() InitializeResult { return c.initRes }
 
 // ClientCapabilities returns the capabilities this client declares to the
-// server, in initialize (legacy era) or in every request's _meta (modern
-// era). Callers must not modify it.
-func (c *Client) ClientCapabilities() json.RawMessage { return c.caps }
+// server, in initialize (legacy era, with the tasks it hosts) or in every
+// request's _meta (modern era). Callers must not modify it.
+func (c *Client) ClientCapabilities() json.RawMessage {
+	if c.isModern() {
+		return c.caps
+	}
+	return c.legacyCaps
+}
 
 // Done returns a channel that is closed when the connection has ended, by
 // Close or by a failure.

@@ -343,7 +343,8 @@ func (c *Client) modernDispatch(ctx context.Context) bool {
 // after refreshing tools/list; an input_required result has its
 // inputRequests answered by Options.Handler and the request is retried with
 // inputResponses and the echoed requestState, for up to 32 rounds. A result
-// of a resultType other than complete (or none) is an error.
+// of resultType "task" is returned as it is for a request made WithTasks;
+// any other resultType than complete (or none) is an error.
 func (c *Client) callModern(ctx context.Context, method string, params any, opts ...CallOption) (json.RawMessage, error) {
 	base, err := paramsJSON(params)
 	if err != nil {
@@ -360,9 +361,17 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 		versionRetries int
 		headerRetried  bool
 	)
+	var co callOptions
+	for _, o := range opts {
+		o(&co)
+	}
+	caps := c.caps
+	if co.tasks {
+		caps = tasksCapabilities(caps)
+	}
 	rctx := context.WithValue(ctx, modernRoundKey{}, true)
 	for round := 0; ; {
-		p, err := c.modernParams(base, c.ProtocolVersion(), retried, input, state)
+		p, err := c.modernParams(base, c.ProtocolVersion(), caps, retried, input, state)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}
@@ -409,6 +418,11 @@ func (c *Client) callModern(ctx context.Context, method string, params any, opts
 			}
 			return raw, nil
 		case "input_required":
+		case "task":
+			if co.tasks {
+				return raw, nil
+			}
+			return raw, fmt.Errorf("%s: the result has resultType \"task\", but this request did not declare the tasks extension", method)
 		default:
 			return raw, fmt.Errorf("%s: the result has resultType %q, which this client does not support", method, head.ResultType)
 		}
@@ -450,10 +464,10 @@ func (c *Client) answerInputRequests(ctx context.Context, method string, reqs ma
 }
 
 // modernParams returns the params of one round: base with _meta carrying
-// the protocol version (always), client info and capabilities (unless
+// the protocol version (always), client info and capabilities caps (unless
 // already there), and, on a retry, inputResponses and requestState
 // (replacing any in base; requestState removed when the server sent none).
-func (c *Client) modernParams(base json.RawMessage, version string, retry bool, input json.RawMessage, state *string) (json.RawMessage, error) {
+func (c *Client) modernParams(base json.RawMessage, version string, caps json.RawMessage, retry bool, input json.RawMessage, state *string) (json.RawMessage, error) {
 	meta, _, err := getMember(base, "_meta")
 	if err != nil {
 		return nil, err
@@ -469,7 +483,7 @@ func (c *Client) modernParams(base json.RawMessage, version string, retry bool, 
 	if meta, err = setMember(meta, metaClientInfo, info, false); err != nil {
 		return nil, err
 	}
-	if meta, err = setMember(meta, metaClientCapabilities, c.caps, false); err != nil {
+	if meta, err = setMember(meta, metaClientCapabilities, caps, false); err != nil {
 		return nil, err
 	}
 	p, err := setMember(base, "_meta", meta, true)

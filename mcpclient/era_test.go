@@ -453,7 +453,7 @@ func TestModernParams(t *testing.T) {
 			if tt.input != "" {
 				input = json.RawMessage(tt.input)
 			}
-			got, err := c.modernParams(base, "V", tt.retry, input, tt.state)
+			got, err := c.modernParams(base, "V", c.caps, tt.retry, input, tt.state)
 			if err != nil || string(got) != tt.want {
 				t.Errorf("got %s, %v\nwant %s", got, err, tt.want)
 			}

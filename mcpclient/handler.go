@@ -119,12 +119,16 @@ func clientCapabilities(h Handler) json.RawMessage {
 	return json.RawMessage(`{}`)
 }
 
-// handleRequest computes the answer to a server-to-client request: ping is
-// answered here, the rest by the Handler. It returns the result, or the
+// handleRequest computes the answer to a server-to-client request: ping
+// and, in the legacy era, client-hosted tasks (tasks_host.go) are answered
+// here, the rest by the Handler. It returns the result, or the
 // error to send.
 func (c *Client) handleRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
 	if method == "ping" {
 		return json.RawMessage(`{}`), nil
+	}
+	if res, rpcErr, ok := c.hostRequest(method, params); ok {
+		return res, rpcErr
 	}
 	if c.opts.Handler == nil {
 		return nil, &RPCError{Code: codeMethodNotFound, Message: "Method not found"}

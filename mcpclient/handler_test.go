@@ -143,7 +143,8 @@ func TestServerRequests(t *testing.T) {
 
 			init := rec.find(Outbound, KindMessage, `"method":"initialize"`)
 			if len(init) != 1 || !strings.Contains(string(init[0].Body),
-				`"capabilities":{"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"sampling":{}}`) {
+				`"capabilities":{"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"sampling":{},`+
+					`"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}},"sampling":{"createMessage":{}}}}}`) {
 				t.Errorf("initialize = %s", init[0].Body)
 			}
 			tests := []struct{ what, want string }{

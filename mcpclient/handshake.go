@@ -36,7 +36,7 @@ func (c *Client) initialize(ctx context.Context, again bool) error {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
 		ClientInfo      Implementation  `json:"clientInfo"`
-	}{ProtocolVersion: c.opts.ProtocolVersion, Capabilities: c.caps, ClientInfo: c.opts.ClientInfo})
+	}{ProtocolVersion: c.opts.ProtocolVersion, Capabilities: c.legacyCaps, ClientInfo: c.opts.ClientInfo})
 	if err != nil {
 		var exit *exitError
 		if errors.As(err, &exit) {

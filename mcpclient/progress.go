@@ -21,6 +21,7 @@ type CallOption func(*callOptions)
 
 type callOptions struct {
 	progress func(Progress)
+	tasks    bool // see WithTasks
 }
 
 // WithProgress asks the server for progress reports on the request. The

@@ -112,14 +112,19 @@ func (t *stdioTransport) start(cfg StdioConfig) error {
 			return fmt.Errorf("start %q: working directory: %w", cfg.Command, err)
 		}
 	}
-	cmd := exec.Command(cfg.Command, cfg.Args...)
+	program, err := LookCommand(cfg.Command, cfg.Env)
+	if err != nil {
+		return fmt.Errorf("start %q: %w", cfg.Command, err)
+	}
+	cmd := exec.Command(program, cfg.Args...)
+	cmd.Args[0] = cfg.Command
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	cmd.Dir = cfg.Dir
 	setProcAttr(cmd)
 	inR, inW, err1 := os.Pipe()
 	outR, outW, err2 := os.Pipe()
 	errR, errW, err3 := os.Pipe()
-	err := errors.Join(err1, err2, err3)
+	err = errors.Join(err1, err2, err3)
 	if err == nil {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 		err = startProcess(cmd)

@@ -47,6 +47,7 @@ type Tool struct {
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	Execution    *ToolExecution  `json:"execution,omitempty"` // whether it runs as a task (tasks.go)
 }
 
 // Content is one block of tool output. Type is "text", "image", "audio",

@@ -113,7 +113,7 @@
     go.setAttribute("data-testid", "input-toast-go");
     go.addEventListener("click", function () {
       toast.remove();
-      card.scrollIntoView({ block: "center" });
+      card.scrollIntoView({ block: "start" });
       var field = card.querySelector("input:not([type=hidden]), select, textarea, button");
       if (field) field.focus({ preventScroll: true });
     });
@@ -243,9 +243,30 @@
     apply();
   }
 
+  // A notice that the server changed a list refreshes that list where the
+  // page shows it, keeping the item that is open.
+  function refreshChangedList(notice) {
+    var list = document.querySelector('[data-list-kind="' + notice.getAttribute("data-list-changed") + '"]');
+    if (!list) return;
+    htmx.ajax("GET", window.location.pathname + window.location.search,
+      { target: list, select: "[data-testid=item-list]", swap: "outerHTML" });
+    var open = notice.querySelector("[data-list-open]");
+    if (open) open.replaceWith(document.createTextNode("The list is up to date."));
+  }
+
+  // Content that htmx adds (and the page itself, at first) gets its
+  // behaviour here.
+  htmx.onLoad(function (root) {
+    function each(sel, fn) {
+      if (root.matches && root.matches(sel)) fn(root);
+      root.querySelectorAll(sel).forEach(fn);
+    }
+    each("[data-item-filter]", filterItems);
+    each("[data-list-changed]", refreshChangedList);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live-panel]").forEach(stickToBottom);
-    document.querySelectorAll("[data-item-filter]").forEach(filterItems);
     document.querySelectorAll("select[data-transport-select]").forEach(followTransport);
     document.querySelectorAll("form[data-testid=server-form]").forEach(focusFirstError);
   });

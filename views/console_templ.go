@@ -11,18 +11,18 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/mcp-playground/playground/backend"
 
-// ConsoleView is the state of the console: a request of any method, or raw
-// bytes sent as one frame.
+// ConsoleView is the state of the console: a request or a notification of
+// any method, or raw bytes sent as one frame.
 type ConsoleView struct {
 	// Methods are the requests the console offers, with params templates.
 	Methods []backend.MethodTemplate
-	Mode    string // "request" or "raw"
+	Mode    string // "request", "notification" or "raw"
 	Method  string
 	Params  string
 	Raw     string
 	Errors  map[string]string
 	Outcome *ToolOutcome // the answer to a request
-	Sent    string       // what happened to a raw frame
+	Sent    string       // what happened to a notification or a raw frame
 }
 
 // ConsoleCard sends any request (method and params) or any bytes on the
@@ -44,7 +44,7 @@ func ConsoleCard(sessionID int64, v ConsoleView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"card console\" data-testid=\"console\"><h3>Console</h3><p class=\"muted\">Send any request, or any bytes as one frame: malformed JSON, a wrong <span class=\"mono\">jsonrpc</span>, a duplicate id. Answers appear here and in the traffic.</p><form hx-post=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"card console\" data-testid=\"console\"><h3>Console</h3><p class=\"muted\">Send any request or notification, or any bytes as one frame: malformed JSON, a wrong <span class=\"mono\">jsonrpc</span>, a duplicate id. Answers appear here and in the traffic.</p><form hx-post=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -215,7 +215,7 @@ func ConsoleCard(sessionID int64, v ConsoleView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<p><button type=\"submit\" name=\"mode\" value=\"request\" data-testid=\"console-send\">Send request</button></p><label for=\"console-raw\">Raw frame</label> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<p><button type=\"submit\" name=\"mode\" value=\"request\" data-testid=\"console-send\">Send request</button> <button type=\"submit\" name=\"mode\" value=\"notification\" class=\"secondary\" data-testid=\"console-send-notification\">Send as notification</button></p><label for=\"console-raw\">Raw frame</label> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -262,7 +262,7 @@ func ConsoleCard(sessionID int64, v ConsoleView) templ.Component {
 		var templ_7745c5c3_Var13 string
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(v.Raw)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/console.templ`, Line: 40, Col: 145}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/console.templ`, Line: 43, Col: 145}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
@@ -288,7 +288,7 @@ func ConsoleCard(sessionID int64, v ConsoleView) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(v.Sent)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/console.templ`, Line: 45, Col: 61}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/console.templ`, Line: 48, Col: 61}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {

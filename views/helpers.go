@@ -197,85 +197,6 @@ func pairsText(m map[string]string, sep string) string {
 
 func joinWords(args []string) string { return strings.Join(args, " ") }
 
-func blankOption(f backend.FormField) string {
-	if f.Default != "" {
-		return "— default: " + f.Default + " —"
-	}
-	return "— not set —"
-}
-
-func defaultHint(f backend.FormField) string {
-	if f.Default != "" {
-		return "default: " + f.Default
-	}
-	return ""
-}
-
-// chosen is the set of members a multi-choice field's form text picks.
-func chosen(value string) map[string]bool {
-	set, err := backend.ChosenMembers(value)
-	if err != nil {
-		return nil
-	}
-	return set
-}
-
-// typeLabel names a field's type as its label shows it, with a string's
-// format.
-func typeLabel(f backend.FormField) string {
-	if f.Type == backend.FieldMulti {
-		return "choose any"
-	}
-	if f.Format != "" {
-		return string(f.Type) + " · " + f.Format
-	}
-	return string(f.Type)
-}
-
-// inputType is the HTML input type of a text field: the browser's own
-// pickers and keyboards for the formats it knows; validation is the
-// server's, against the schema.
-func inputType(f backend.FormField) string {
-	switch f.Format {
-	case "email":
-		return "email"
-	case "uri", "url":
-		return "url"
-	case "date":
-		return "date"
-	}
-	return "text"
-}
-
-// placeholderOf hints at what a text field takes: its default, or an
-// example of its format.
-func placeholderOf(f backend.FormField) string {
-	if hint := defaultHint(f); hint != "" {
-		return hint
-	}
-	switch f.Format {
-	case "date-time":
-		return "2025-01-31T12:00:00Z"
-	case "time":
-		return "12:00:00Z"
-	case "email":
-		return "name@example.com"
-	case "uri", "url":
-		return "https://example.com/"
-	}
-	return ""
-}
-
-func inputMode(f backend.FormField) string {
-	switch f.Type {
-	case backend.FieldInteger:
-		return "numeric"
-	case backend.FieldNumber:
-		return "decimal"
-	}
-	return "text"
-}
-
 var (
 	safeImageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 	safeAudioTypes = map[string]bool{"audio/wav": true, "audio/x-wav": true, "audio/mpeg": true, "audio/ogg": true, "audio/webm": true}
@@ -303,8 +224,6 @@ func dataURL(allowed map[string]bool, mime, data string) (templ.SafeURL, bool) {
 
 // fieldID is the id of a tool form input, unique on the page: tools often
 // share argument names.
-func fieldID(card int, name string) string { return "arg-" + itoa(int64(card)) + "-" + name }
-
 // eraLabel names a server's configured era; unset means legacy.
 func eraLabel(e backend.Era) string {
 	if e == "" {

@@ -31,22 +31,23 @@ func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.P
 // apiServer is a server as the API shows it. Env and header values may be
 // secrets, so only their names are listed; the URL is redacted.
 type apiServer struct {
-	ID         int64     `json:"id"`
-	Name       string    `json:"name"`
-	Transport  string    `json:"transport"`
-	Era        string    `json:"era"`
-	Command    string    `json:"command,omitempty"`
-	Args       []string  `json:"args,omitempty"`
-	EnvNames   []string  `json:"envNames,omitempty"`
-	Dir        string    `json:"dir,omitempty"`
-	URL        string    `json:"url,omitempty"`
-	HeaderKeys []string  `json:"headerNames,omitempty"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         int64          `json:"id"`
+	Name       string         `json:"name"`
+	Transport  string         `json:"transport"`
+	Era        string         `json:"era"`
+	Command    string         `json:"command,omitempty"`
+	Args       []string       `json:"args,omitempty"`
+	EnvNames   []string       `json:"envNames,omitempty"`
+	Dir        string         `json:"dir,omitempty"`
+	URL        string         `json:"url,omitempty"`
+	HeaderKeys []string       `json:"headerNames,omitempty"`
+	Roots      []backend.Root `json:"roots,omitempty"`
+	CreatedAt  time.Time      `json:"createdAt"`
 }
 
 func apiServerOf(s backend.Server) apiServer {
 	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(s.Era), Command: s.Command, Args: s.Args,
-		Dir: s.Dir, URL: backend.RedactURL(s.URL), CreatedAt: s.CreatedAt}
+		Dir: s.Dir, URL: backend.RedactURL(s.URL), Roots: s.Roots, CreatedAt: s.CreatedAt}
 	for k := range s.Env {
 		out.EnvNames = append(out.EnvNames, k)
 	}
@@ -101,6 +102,7 @@ type apiServerInput struct {
 	Dir       string            `json:"dir"`
 	URL       string            `json:"url"`
 	Headers   map[string]string `json:"headers"`
+	Roots     []backend.Root    `json:"roots"`
 }
 
 func (s *Server) apiCreateServer(c echo.Context) error {
@@ -109,7 +111,7 @@ func (s *Server) apiCreateServer(c echo.Context) error {
 		return err
 	}
 	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Era: backend.Era(in.Era), Command: in.Command, Args: in.Args,
-		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers}
+		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers, Roots: in.Roots}
 	ctx := c.Request().Context()
 	id, err := s.deps.Registry.Create(ctx, srv)
 	if err != nil {

@@ -18,7 +18,8 @@ import (
 const maxRawFrame = 4 << 20
 
 // consoleSend answers the console form: a request of any method, whose
-// outcome is shown, or raw bytes sent as one frame.
+// outcome is shown, a notification of any method, or raw bytes sent as one
+// frame.
 func (s *Server) consoleSend(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -56,7 +57,15 @@ func (s *Server) consoleSend(c echo.Context) error {
 		}
 		params = json.RawMessage(p)
 	}
-	if len(v.Errors) == 0 {
+	switch {
+	case len(v.Errors) > 0:
+	case v.Mode == "notification":
+		if err := s.deps.Pool.Notify(ctx, sessionID, v.Method, params); err != nil {
+			v.Outcome = &views.ToolOutcome{Kind: views.OutcomeFailure, Message: backend.ErrorMessageOf(err)}
+		} else {
+			v.Sent = "Sent the notification " + v.Method + ". A notification has no answer; whatever the server does next appears in the traffic."
+		}
+	default:
 		res, err := s.deps.Pool.Call(ctx, sessionID, v.Method, params)
 		v.Outcome = requestOutcome(res, err)
 	}

@@ -26,6 +26,8 @@ func TestConsole(t *testing.T) {
 		{"JSON-RPC error", url.Values{"mode": {"request"}, "method": {"no/such/method"}}, []string{`data-outcome="rpc-error"`, "-32601"}},
 		{"no method", url.Values{"mode": {"request"}}, []string{`data-testid="error-method"`}},
 		{"params not JSON", url.Values{"mode": {"request"}, "method": {"ping"}, "params": {"{nope"}}, []string{`data-testid="error-params"`, "{nope"}},
+		{"notification", url.Values{"mode": {"notification"}, "method": {"notifications/roots/list_changed"}}, []string{`data-testid="console-sent"`, "Sent the notification notifications/roots/list_changed"}},
+		{"notification without a method", url.Values{"mode": {"notification"}}, []string{`data-testid="error-method"`}},
 		{"raw frame", url.Values{"mode": {"raw"}, "raw": {`{"jsonrpc":"1.0","id":"raw-1","method":"ping"`}}, []string{`data-testid="console-sent"`, "Sent 45 bytes"}},
 		{"empty raw frame", url.Values{"mode": {"raw"}}, []string{`data-testid="error-raw"`}},
 	}
@@ -43,17 +45,20 @@ func TestConsole(t *testing.T) {
 		})
 	}
 
-	// The malformed raw frame went out byte for byte, and the server's
-	// complaint about it was recorded.
+	// The malformed raw frame went out byte for byte, and the notification
+	// as a notification: a method and no id.
 	raw := `{"jsonrpc":"1.0","id":"raw-1","method":"ping"`
 	waitFrames(t, d, sess.ID, func(fs []apiFrame) bool {
-		sent := false
+		sent, notified := false, false
 		for _, f := range fs {
 			if f.Direction == "out" && (f.BodyText == raw || string(f.Body) == raw) {
 				sent = true
 			}
+			if f.Direction == "out" && f.RPCType == "notification" && f.Method == "notifications/roots/list_changed" {
+				notified = true
+			}
 		}
-		return sent
+		return sent && notified
 	})
 }
 

@@ -23,18 +23,13 @@ const framePageSize = 50
 // matching filter that ends just before beforeID (0: the newest frames),
 // with bodies cut to their preview and secret headers redacted.
 func (s *Server) framePage(ctx context.Context, sessionID, beforeID int64, filter backend.FrameFilter) (views.FramePage, error) {
-	frames, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
-		SessionID: sessionID, BeforeID: beforeID, Newest: true, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview, Filter: filter,
+	frames, older, err := backend.FramePage(ctx, s.deps.Frames, backend.PageQuery{
+		SessionID: sessionID, BeforeID: beforeID, Limit: framePageSize, BodyPreview: views.FrameBodyPreview, Filter: filter,
 	})
 	if err != nil {
 		return views.FramePage{}, err
 	}
-	page := views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter}
-	if len(frames) > framePageSize {
-		frames, page.Older = frames[1:], true
-	}
-	page.Frames = redactFrames(frames)
-	return page, nil
+	return views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter, Older: older, Frames: redactFrames(frames)}, nil
 }
 
 // olderFrames answers a traffic panel's older-frames control with the page

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/schemaform"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -50,7 +51,7 @@ func inputView(req backend.InputRequest) views.InputView {
 			}
 			return v
 		}
-		v.Kind, v.Form = views.InputElicitForm, backend.ParseToolForm(p.RequestedSchema)
+		v.Kind, v.Form = views.InputElicitForm, schemaform.Parse(p.RequestedSchema)
 		v.Values = v.Form.Defaults()
 	case backend.MethodSample:
 		var p sampleParams
@@ -127,12 +128,7 @@ func (s *Server) answerInput(c echo.Context) error {
 	case view.Kind == views.InputElicitURL:
 		result = map[string]string{"action": "accept"}
 	case view.Kind == views.InputElicitForm:
-		var p elicitParams
-		_ = json.Unmarshal(req.Params, &p)
-		content, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
-		if fieldErrs == nil {
-			fieldErrs = backend.ValidateArguments(view.Form, p.RequestedSchema, content)
-		}
+		content, fieldErrs := formArguments(view.Form, view.Values)
 		if len(fieldErrs) > 0 {
 			view.Errors = fieldErrs
 			return render(c, http.StatusOK, views.InputCard(sessionID, view))

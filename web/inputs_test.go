@@ -499,12 +499,13 @@ func TestInputsPage(t *testing.T) {
 			`data-testid="input-request" data-kind="elicit-form"`,
 			fmt.Sprintf(`id="input-%d"`, in.ID),
 			fmt.Sprintf(`id="input-%d-name" name="arg.name"`, in.ID),
-			fmt.Sprintf(`<select id="input-%d-formal" name="arg.formal"`, in.ID),
-			`<option value="true">true</option>`,
+			// A boolean with a default is a checkbox, its hidden "false" sent when unchecked.
+			`<input type="hidden" name="arg.formal" value="false">`,
+			fmt.Sprintf(`<input type="checkbox" id="input-%d-formal" name="arg.formal" value="true"`, in.ID),
 			fmt.Sprintf(`<select id="input-%d-lang" name="arg.lang"`, in.ID),
 			`<option value="&#34;fr&#34;">`,
 			`data-testid="multi-choice"`,
-			`<input type="checkbox" name="arg.topics[]" value="&#34;mcp&#34;">`,
+			`<input type="checkbox" name="arg.topics[]" value="&#34;mcp&#34;" data-sf-multi>`,
 			fmt.Sprintf(`hx-post="%s"`, inputPath(in.ID)),
 			"Who are you?",
 		} {

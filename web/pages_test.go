@@ -102,7 +102,7 @@ func TestPagesAndToolCalls(t *testing.T) {
 		r := d.htmxPost(t, callPath, token, url.Values{"_tool": {"echo"}, "arg.text": {"x"}, "_raw": {"null"}})
 		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="error-_raw"`) {
 			t.Fatalf("a tool form with the raw box set to null answers %d %q instead of the card with a field error "+
-				"(backend.ArgumentsFromForm panics on a nil map; Recover turns it into an internal error)", r.Status, r.Body)
+				"(schemaform.Arguments must refuse a JSON view that is not an object)", r.Status, r.Body)
 		}
 	})
 

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/schemaform"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) showPrompts(c echo.Context) error {
 		if open < 0 {
 			return views.ListAndDetail(list, views.Pick("No prompt matches the search.")), nil
 		}
-		card, _ := promptView(prompts[open])
+		card := promptView(prompts[open])
 		return views.ListAndDetail(list, views.PromptCard(live.ID, card, page(c, "").CSRF)), nil
 	})
 }
@@ -95,13 +96,10 @@ func (s *Server) getPrompt(c echo.Context) error {
 			Request: views.ToolOutcome{Kind: views.OutcomeFailure, Message: backend.ErrorMessageOf(err)}}}
 		return render(c, http.StatusOK, views.PromptCard(sessionID, view, csrf))
 	}
-	view, schema := promptView(prompt)
+	view := promptView(prompt)
 	view.Values = formValues(c)
-	view.Values[backend.RawField] = "" // a prompt form has no JSON box
-	raw, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
-	if fieldErrs == nil {
-		fieldErrs = backend.ValidateArguments(view.Form, schema, raw)
-	}
+	view.Values[schemaform.RawField] = "" // a prompt form has no JSON view
+	raw, fieldErrs := formArguments(view.Form, view.Values)
 	var args map[string]string
 	if fieldErrs == nil {
 		if err := json.Unmarshal(raw, &args); err != nil {
@@ -119,10 +117,10 @@ func (s *Server) getPrompt(c echo.Context) error {
 	return render(c, http.StatusOK, views.PromptCard(sessionID, view, csrf))
 }
 
-// promptView is a prompt's card before anyone fills it in, and the JSON
-// Schema its form was made from: an object of string properties, one per
+// promptView is a prompt's card before anyone fills it in. Its form is
+// made from a JSON Schema: an object of string properties, one per
 // argument in the prompt's order, those the prompt requires required.
-func promptView(p backend.Prompt) (views.PromptView, json.RawMessage) {
+func promptView(p backend.Prompt) views.PromptView {
 	type property struct {
 		Type        string `json:"type"`
 		Title       string `json:"title,omitempty"`
@@ -147,7 +145,7 @@ func promptView(p backend.Prompt) (views.PromptView, json.RawMessage) {
 	}
 	req, _ := json.Marshal(required)
 	schema := json.RawMessage(`{"type":"object","properties":{` + props.String() + `},"required":` + string(req) + `}`)
-	return views.PromptView{Name: p.Name, Title: p.Title, Description: p.Description, Form: backend.ParseToolForm(schema)}, schema
+	return views.PromptView{Name: p.Name, Title: p.Title, Description: p.Description, Form: schemaform.Parse(schema)}
 }
 
 // promptOutcomeOf turns a prompts/get answer into what the user sees.

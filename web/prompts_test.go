@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,9 +19,6 @@ import (
 
 // oddPromptName is a prompt name with characters that a path escapes.
 const oddPromptName = "sum up/today? 50%"
-
-// pngPixel is a 1×1 PNG, base64.
-const pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
 // mustPromptServer serves, over Streamable HTTP on loopback, an official Go
 // SDK server with the prompts greet (argument name required, style
@@ -57,7 +55,7 @@ func mustPromptServer(tb testing.TB, completions bool) string {
 		return &mcp.GetPromptResult{Description: "A greeting <i>for</i> " + args["name"], Messages: []*mcp.PromptMessage{
 			{Role: "user", Content: &mcp.TextContent{Text: "Greet " + args["name"] + " <script>alert(1)</script>\nsecond line"}},
 			{Role: "assistant", Content: &mcp.TextContent{Text: "Hello, " + args["name"] + " (" + args["style"] + ")"}},
-			{Role: "user", Content: &mcp.ImageContent{MIMEType: "image/png", Data: mustBase64(tb, pngPixel)}},
+			{Role: "user", Content: &mcp.ImageContent{MIMEType: "image/png", Data: pngPixel}},
 			{Role: "assistant", Content: &mcp.ResourceLink{URI: "file:///notes.txt", Name: "notes", Description: "the <em>notes</em>"}},
 			{Role: "user", Content: &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.txt", MIMEType: "text/plain", Text: "embedded text"}}},
 		}}, nil
@@ -74,15 +72,6 @@ func mustPromptServer(tb testing.TB, completions bool) string {
 		ts.Close()
 	})
 	return ts.URL + "/mcp"
-}
-
-func mustBase64(tb testing.TB, s string) []byte {
-	tb.Helper()
-	var b []byte
-	if err := json.Unmarshal([]byte(`"`+s+`"`), &b); err != nil {
-		tb.Fatal(err)
-	}
-	return b
 }
 
 // mustPromptSession registers a prompt server, connects it through the
@@ -154,7 +143,7 @@ func TestPromptsSection(t *testing.T) {
 		}
 		// One field per argument, the required one marked; each asks for
 		// completions.
-		for _, want := range []string{`name="arg.name"`, `name="arg.style"`, `<span class="req">*</span>`, "who to greet",
+		for _, want := range []string{`name="arg.name"`, `name="arg.style"`, `<span class="req" title="required">*</span>`, "who to greet",
 			`data-complete-ref="prompt"`, `data-complete-name="greet"`, `data-complete-arg="name"`, `data-complete-arg="style"`,
 			fmt.Sprintf(`data-session-id="%d"`, sessionID)} {
 			if !strings.Contains(r.Body, want) {
@@ -195,7 +184,7 @@ func TestPromptsSection(t *testing.T) {
 			"Greet &lt;u&gt;Ann&lt;/u&gt; &lt;script&gt;alert(1)&lt;/script&gt;\nsecond line",
 			"Hello, &lt;u&gt;Ann&lt;/u&gt; (warm)",
 			"A greeting &lt;i&gt;for&lt;/i&gt;",
-			`src="data:image/png;base64,` + pngPixel + `"`,
+			`src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(pngPixel) + `"`,
 			`data-testid="message-resource-link"`, "file:///notes.txt", "the &lt;em&gt;notes&lt;/em&gt;",
 			`data-testid="message-resource"`, "embedded text",
 			`data-testid="result-json"`,

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/schemaform"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -36,6 +37,7 @@ func (s *Server) explorerPage(c echo.Context, section views.Section, body func(s
 		return err
 	}
 	d := views.ExplorerData{Server: srv.Redacted(), Section: section}
+	d.Split = c.QueryParam("split") == "1" && srv.Transport == backend.TransportStdio && len(srv.Args) > 0
 	if d.ConnectError, err = s.connectFailure(c, srv.ID); err != nil {
 		return err
 	}
@@ -99,7 +101,9 @@ func (s *Server) pingSession(c echo.Context) error {
 }
 
 // connectServer opens a session and returns to the server page, naming
-// the session when the connection failed (see connectFailure).
+// the session when the connection failed (see connectFailure); or, when
+// the form names a local page to return to (returnPath), to that page,
+// which shows a failure itself (the servers list does, on the server's row).
 func (s *Server) connectServer(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
@@ -107,7 +111,10 @@ func (s *Server) connectServer(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), connectTimeout)
 	defer cancel()
-	target := "/servers/" + itoa(id)
+	target, back := returnPath(c)
+	if !back {
+		target = "/servers/" + itoa(id)
+	}
 	if _, live := s.deps.Pool.LiveSession(id); live {
 		return c.Redirect(http.StatusSeeOther, target)
 	}
@@ -116,7 +123,7 @@ func (s *Server) connectServer(c echo.Context) error {
 			return err
 		}
 		// Without a session (recording fails), the page's banner says why.
-		if sess.ID != 0 {
+		if sess.ID != 0 && !back {
 			target += "?failed=" + itoa(sess.ID)
 		}
 	}
@@ -150,6 +157,9 @@ func (s *Server) disconnectSession(c echo.Context) error {
 	}
 	if err := s.deps.Pool.Disconnect(c.Request().Context(), id); err != nil && backend.ErrorCodeOf(err) != backend.EConflict {
 		return err
+	}
+	if target, ok := returnPath(c); ok {
+		return c.Redirect(http.StatusSeeOther, target)
 	}
 	if sess.ServerID == 0 {
 		return c.Redirect(http.StatusSeeOther, "/sessions/"+itoa(id))
@@ -205,10 +215,11 @@ func sameSlice(a, b []backend.Tool) bool {
 // toolView is a tool's card before anyone fills it in: its fields hold
 // the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
-	form := backend.ParseToolForm(t.InputSchema)
+	form := schemaform.Parse(t.InputSchema)
 	return views.ToolView{
-		Name: t.Name, Title: t.Title, Description: t.Description,
+		Name: t.Name, Title: t.Title, Description: t.Description, Badges: toolBadges(t.Annotations),
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
+		TaskSupport: t.TaskSupport(),
 	}
 }
 

@@ -20,6 +20,14 @@ func (s *Server) listServers(c echo.Context) error {
 		rows[i].Server = srv.Redacted()
 		if live, ok := s.deps.Pool.LiveSession(srv.ID); ok {
 			rows[i].Live = &live
+			continue
+		}
+		last, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, 1)
+		if err != nil {
+			return err
+		}
+		if len(last) == 1 && last[0].Status == backend.SessionFailed {
+			rows[i].Failed = &last[0]
 		}
 	}
 	return render(c, http.StatusOK, views.ServersPage(page(c, "Servers"), rows))
@@ -47,7 +55,18 @@ func (s *Server) createServer(c echo.Context) error {
 	if err != nil || id == 0 {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
+	return c.Redirect(http.StatusSeeOther, savedServerPage(id, srv))
+}
+
+// savedServerPage is where saving srv leads: its page, which, when the
+// registry split a command line typed whole into Command
+// (backend.Server.Normalized), says so (?split=1).
+func savedServerPage(id int64, srv backend.Server) string {
+	target := "/servers/" + itoa(id)
+	if srv.Transport == backend.TransportStdio && len(srv.Args) == 0 && len(srv.Normalized().Args) > 0 {
+		target += "?split=1"
+	}
+	return target
 }
 
 func (s *Server) updateServer(c echo.Context) error {
@@ -61,7 +80,7 @@ func (s *Server) updateServer(c echo.Context) error {
 	if err != nil || saved == 0 {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
+	return c.Redirect(http.StatusSeeOther, savedServerPage(id, srv))
 }
 
 // saveServer runs save unless the form already has errors, and re-renders
@@ -111,7 +130,8 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 		Dir: strings.TrimSpace(c.FormValue("dir")), URL: strings.TrimSpace(c.FormValue("url")), Headers: c.FormValue("headers"),
 		Errors: map[string]string{},
 	}
-	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Era: backend.Era(f.Era)}
+	f.Roots = readRoots(c)
+	srv := backend.Server{Name: f.Name, Transport: backend.Transport(f.Transport), Era: backend.Era(f.Era), Roots: f.Roots}
 	switch srv.Transport {
 	case backend.TransportStdio:
 		srv.Command, srv.Args, srv.Dir = f.Command, nonEmptyLines(f.Args), f.Dir
@@ -139,6 +159,27 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 		}
 	}
 	return f, srv
+}
+
+// readRoots pairs the form's root_uri and root_name fields, row by row,
+// and drops the rows left empty.
+func readRoots(c echo.Context) []backend.Root {
+	params, err := c.FormParams()
+	if err != nil {
+		return nil
+	}
+	uris, names := params["root_uri"], params["root_name"]
+	roots := make([]backend.Root, 0, len(uris))
+	for i, uri := range uris {
+		r := backend.Root{URI: strings.TrimSpace(uri)}
+		if i < len(names) {
+			r.Name = strings.TrimSpace(names[i])
+		}
+		if r.URI != "" || r.Name != "" {
+			roots = append(roots, r)
+		}
+	}
+	return roots
 }
 
 func nonEmptyLines(text string) []string {

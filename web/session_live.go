@@ -45,10 +45,16 @@ func (s *Server) streamSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := viewer{sessionID: id, after: after, filter: filter}
+	v := viewer{sessionID: id, filter: filter}
 	v.csrf, _ = c.Get(csrfKey).(string)
-	// Subscribe before reading the backlog, so that no frame falls between.
-	sub := s.deps.Hub.Subscribe(id)
+	w, err := backend.WatchSession(c.Request().Context(), s.deps.Hub, s.deps.Frames, backend.WatchQuery{
+		SessionID: id, AfterID: after, Limit: framePageSize, BodyPreview: views.FrameBodyPreview, Filter: filter,
+	})
+	if err != nil {
+		return err
+	}
+	v.backlog, v.reset, v.older, v.after = w.Backlog, w.Reset, w.Older, after
+	sub := w.Sub
 	upgrader := websocket.Upgrader{
 		ReadBufferSize: 1024, WriteBufferSize: 16 * 1024,
 		// checkHostAndOrigin already refused foreign origins; this repeats
@@ -73,12 +79,16 @@ func (s *Server) streamSession(c echo.Context) error {
 	return nil
 }
 
-// viewer is what a live stream knows of the page it feeds.
+// viewer is what a live stream knows of the page it feeds, and the
+// frames the page lacks (see backend.Watch).
 type viewer struct {
 	sessionID int64
 	after     int64  // the newest frame the page shows
 	csrf      string // the viewer's CSRF token, for the forms streamed to it
 	filter    backend.FrameFilter
+
+	backlog      []backend.Frame
+	reset, older bool
 }
 
 // pumpSession owns conn: one reader goroutine for control frames, and this
@@ -126,10 +136,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, v viewer) (int, string) {
 	const lost = "write failed"
 	sessionID, last := v.sessionID, v.after
-	if ok, err := s.sendBacklog(ctx, conn, v.sessionID, v.filter, &last); err != nil {
-		s.deps.Log.Error("live backlog", "session", sessionID, "err", err)
-		return websocket.CloseInternalServerErr, "could not read the session's frames"
-	} else if !ok {
+	if !s.sendBacklog(conn, v, &last) {
 		return websocket.CloseInternalServerErr, lost
 	}
 	// Requests may have arrived since the page was rendered; show them all.
@@ -176,7 +183,16 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.Resource != nil && !sendResourceUpdate(conn, *ev.Resource) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
+				return websocket.CloseInternalServerErr, lost
+			}
+			if ev.Task != nil && !sendTaskStatus(conn, *ev.Task) {
+				return websocket.CloseInternalServerErr, lost
+			}
+			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
 				return websocket.CloseInternalServerErr, lost
 			}
 			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
@@ -213,31 +229,22 @@ func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan str
 	}
 }
 
-// sendBacklog writes the frames recorded after *last, the newest frame
-// the viewer has, and advances it. A viewer more than a page behind gets
-// the newest page in place of what it shows, so a backlog is never more
-// than a page. ok is false when the write failed.
-func (s *Server) sendBacklog(ctx context.Context, conn *websocket.Conn, sessionID int64, filter backend.FrameFilter, last *int64) (ok bool, err error) {
-	backlog, err := s.deps.Frames.ListFrames(ctx, backend.FrameQuery{
-		SessionID: sessionID, AfterID: *last, Limit: framePageSize + 1, BodyPreview: views.FrameBodyPreview, Filter: filter,
-	})
-	if err != nil {
-		return false, err
+// sendBacklog writes the frames the viewer lacks and advances *last, the
+// newest frame it has: the frames after it, or the newest page in place
+// of what the viewer shows when it is more than a page behind. ok is
+// false when the write failed.
+func (s *Server) sendBacklog(conn *websocket.Conn, v viewer, last *int64) bool {
+	if !v.reset {
+		return s.sendFrames(conn, v.backlog, last)
 	}
-	if len(backlog) <= framePageSize {
-		return s.sendFrames(conn, backlog, last), nil
-	}
-	page, err := s.framePage(ctx, sessionID, 0, filter)
-	if err != nil {
-		return false, err
-	}
+	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: redactFrames(v.backlog)}
 	if !s.sendFragment(conn, views.FramesReplace(page)) {
-		return false, nil
+		return false
 	}
 	if n := len(page.Frames); n > 0 {
 		*last = page.Frames[n-1].ID
 	}
-	return true, nil
+	return true
 }
 
 // matching returns the frames that filter keeps, frames itself when it
@@ -284,9 +291,10 @@ func (s *Server) sendFragment(conn *websocket.Conn, comp templ.Component) bool {
 	return conn.WriteMessage(websocket.TextMessage, buf.Bytes()) == nil
 }
 
-// progressMessage is the live stream's one message that is not HTML: the
-// progress of a running call, which the page's script shows on the card
-// whose call it is (a viewer without that card ignores it).
+// progressMessage is one of the live stream's messages that are not HTML
+// (see also resourceMessage): the progress of a running call, which the
+// page's script shows on the card whose call it is (a viewer without that
+// card ignores it).
 type progressMessage struct {
 	CallProgress struct {
 		Call     string  `json:"call"`
@@ -300,7 +308,29 @@ type progressMessage struct {
 func sendProgress(conn *websocket.Conn, p backend.CallProgress) bool {
 	var m progressMessage
 	m.CallProgress.Call, m.CallProgress.Progress, m.CallProgress.Total, m.CallProgress.Message = p.CallID, p.Progress, p.Total, p.Message
-	body, err := json.Marshal(m)
+	return sendJSON(conn, m)
+}
+
+// resourceMessage says that a subscribed resource changed; the page's
+// script (static/resources.js) shows it on the resource's card and marks
+// its list entry, where the page has them.
+type resourceMessage struct {
+	ResourceUpdated struct {
+		URI string    `json:"uri"`
+		At  time.Time `json:"at"`
+	} `json:"resourceUpdated"`
+}
+
+// sendResourceUpdate writes a resource's update as one JSON message.
+func sendResourceUpdate(conn *websocket.Conn, u backend.ResourceUpdate) bool {
+	var m resourceMessage
+	m.ResourceUpdated.URI, m.ResourceUpdated.At = u.URI, u.At
+	return sendJSON(conn, m)
+}
+
+// sendJSON writes v as one JSON message.
+func sendJSON(conn *websocket.Conn, v any) bool {
+	body, err := json.Marshal(v)
 	if err != nil {
 		return false
 	}
@@ -331,4 +361,24 @@ func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown m
 		return false
 	}
 	return len(added) == 0 || s.sendFragment(conn, views.InputsAdd(sessionID, added))
+}
+
+// sendListChanges writes a ListChangedNotice for each list-change
+// notification among frames. ok is false when a write failed; a session
+// that cannot be read (of a deleted server, say) gets no notice.
+func (s *Server) sendListChanges(ctx context.Context, conn *websocket.Conn, sessionID int64, frames []backend.Frame) bool {
+	for _, f := range frames {
+		kind := f.ListChanged()
+		if kind == "" {
+			continue
+		}
+		sess, err := s.deps.Sessions.GetSession(ctx, sessionID)
+		if err != nil || sess.ServerID == 0 {
+			continue
+		}
+		if !s.sendFragment(conn, views.ListChangedNotice(sessionID, sess.ServerID, kind, f.Time)) {
+			return false
+		}
+	}
+	return true
 }

@@ -29,8 +29,10 @@ const (
 // errors, or the outcome of the call. Nothing is sent for an invalid form.
 // The call runs under the id the form carries (_call), so that cancelCall
 // can end it and its progress reaches the page, and under the form's
-// timeout (_timeout, in seconds) or toolCallTimeout. The card it answers
-// with carries a fresh id.
+// timeout (_timeout, in seconds) or toolCallTimeout. A tool that runs as a
+// task (backend.Pool.RunsAsTask: taskSupport required, or optional and the
+// form's TaskField ticked) is followed to its end, and the card names the
+// task. The card it answers with carries a fresh id.
 func (s *Server) callTool(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -54,10 +56,7 @@ func (s *Server) callTool(c echo.Context) error {
 	view.Values = formValues(c)
 	view.Timeout = c.FormValue(views.TimeoutField)
 	callID := c.FormValue("_call")
-	args, fieldErrs := backend.ArgumentsFromForm(view.Form, view.Values)
-	if fieldErrs == nil {
-		fieldErrs = backend.ValidateArguments(view.Form, tool.InputSchema, args)
-	}
+	args, fieldErrs := formArguments(view.Form, view.Values)
 	timeout, msg := parseTimeout(view.Timeout)
 	if msg != "" {
 		if fieldErrs == nil {
@@ -78,12 +77,11 @@ func (s *Server) callTool(c echo.Context) error {
 	// it runs finds its outcome stored; Cancel and the timeout end it.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
-	params, err := json.Marshal(map[string]any{"name": tool.Name, "arguments": args})
-	if err != nil {
-		return err
-	}
-	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true})
-	view.Outcome = outcomeOf(res, err)
+	view.AsTask = c.FormValue(views.TaskField) != ""
+	asTask := s.deps.Pool.RunsAsTask(sessionID, tool, view.AsTask)
+	res, err := s.deps.Pool.CallTool(cctx, sessionID, tool, args, asTask, backend.CallOptions{ID: callID, Progress: true})
+	view.Outcome = outcomeOf(res.CallResult, err)
+	view.Outcome.Task = taskRef(res.Task)
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }
 
@@ -123,31 +121,6 @@ func parseTimeout(v string) (d time.Duration, msg string) {
 		return 0, fmt.Sprintf("A whole number of seconds from 1 to %d.", int(maxToolCallTimeout/time.Second))
 	}
 	return time.Duration(n) * time.Second, ""
-}
-
-// formValues collects a schema form's inputs, keyed by argument name (a
-// multi-choice field's checkboxes as one JSON array), and the raw JSON box
-// under backend.RawField.
-func formValues(c echo.Context) map[string]string {
-	values := map[string]string{}
-	form, err := c.FormParams()
-	if err != nil {
-		return values
-	}
-	for k, v := range form {
-		name, ok := strings.CutPrefix(k, "arg.")
-		switch {
-		case !ok || len(v) == 0:
-		case strings.HasSuffix(name, "[]"):
-			// The checkboxes of a multi-choice field: each value is a
-			// member's JSON text; together they are its form text.
-			values[strings.TrimSuffix(name, "[]")] = "[" + strings.Join(v, ",") + "]"
-		default:
-			values[name] = v[0]
-		}
-	}
-	values[backend.RawField] = form.Get("_raw")
-	return values
 }
 
 // outcomeOf turns a tools/call answer into what the user sees.

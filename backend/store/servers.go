@@ -23,6 +23,7 @@ type serverRow struct {
 	Dir       string `db:"dir"`
 	URL       string `db:"url"`
 	Headers   string `db:"headers"`
+	Roots     string `db:"roots"`
 	CreatedAt int64  `db:"created_at"`
 	UpdatedAt int64  `db:"updated_at"`
 }
@@ -41,6 +42,9 @@ func (d *DB) server(r serverRow) (backend.Server, error) {
 	}
 	if err := json.Unmarshal([]byte(r.Args), &s.Args); err != nil {
 		return s, fmt.Errorf("store: server %d args: %w", r.ID, err)
+	}
+	if err := json.Unmarshal([]byte(r.Roots), &s.Roots); err != nil {
+		return s, fmt.Errorf("store: server %d roots: %w", r.ID, err)
 	}
 	if isSealed(r.URL) {
 		plain, err := d.open(r.URL)
@@ -74,7 +78,11 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 	if era == "" {
 		era = backend.EraLegacy
 	}
-	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir}
+	roots, err := json.Marshal(nonNilSlice(s.Roots))
+	if err != nil {
+		return serverRow{}, err
+	}
+	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir, Roots: string(roots)}
 	if r.URL, err = d.sealURL(s.URL); err != nil {
 		return serverRow{}, err
 	}
@@ -101,9 +109,9 @@ func (d *DB) sealURL(u string) (string, error) {
 	return d.seal([]byte(u))
 }
 
-func nonNilSlice(s []string) []string {
+func nonNilSlice[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
@@ -153,8 +161,8 @@ func (d *DB) CreateServer(ctx context.Context, s backend.Server) (int64, error) 
 	}
 	now := unixNano(time.Now())
 	r.CreatedAt, r.UpdatedAt = now, now
-	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, era, command, args, env, dir, url, headers, created_at, updated_at)
-		VALUES (:name, :transport, :era, :command, :args, :env, :dir, :url, :headers, :created_at, :updated_at)`, r)
+	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, era, command, args, env, dir, url, headers, roots, created_at, updated_at)
+		VALUES (:name, :transport, :era, :command, :args, :env, :dir, :url, :headers, :roots, :created_at, :updated_at)`, r)
 	if err != nil {
 		return 0, nameConflict(s.Name, err)
 	}
@@ -169,7 +177,7 @@ func (d *DB) UpdateServer(ctx context.Context, s backend.Server) error {
 	}
 	r.UpdatedAt = unixNano(time.Now())
 	res, err := d.db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, era = :era, command = :command,
-		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, updated_at = :updated_at WHERE id = :id`, r)
+		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, roots = :roots, updated_at = :updated_at WHERE id = :id`, r)
 	if err != nil {
 		return nameConflict(s.Name, err)
 	}

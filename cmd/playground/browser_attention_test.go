@@ -21,6 +21,7 @@ import (
 func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("greet")
 	first := p.liveSessionID()
 
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+first, nil)
@@ -48,7 +49,8 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 
 	p.do("click Connect again", `[data-testid="session-ended"]`,
 		chromedp.Click(chromedp.CSS(`[data-testid="reconnect"]`)),
-		chromedp.WaitVisible(chromedp.CSS(e2eCard("greet"))))
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="disconnect"]`)))
+	p.openTool("greet")
 	second := strings.TrimPrefix(e2eEval[string](p, "find the new session link", `[data-testid="connection"]`,
 		`document.querySelector('[data-testid="connection"] a[href^="/sessions/"]').getAttribute("href")`), "/sessions/")
 	if second == first || second == "" {
@@ -66,6 +68,10 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("summarize")
+	// A short window: scrolled to the card's Call button, the top of the
+	// page, where the question's card appears, is out of sight.
+	p.do("make the window short", "", chromedp.EmulateViewport(1280, 420))
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
@@ -93,21 +99,28 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	}
 }
 
-// TestBrowserNestedErrorShowsAtTheJSONBox calls create_user with an address
-// that lacks its required city: the error names the path at the JSON box,
-// nothing is sent, and with the city the call goes through.
-func TestBrowserNestedErrorShowsAtTheJSONBox(t *testing.T) {
+// TestBrowserNestedErrorShowsAtItsField calls create_user with an address
+// that lacks its required city: the error shows under the address's city
+// input, nothing is sent, and with the city the call goes through.
+func TestBrowserNestedErrorShowsAtItsField(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
+	p.openTool("create_user")
 	card := e2eCard("create_user")
 	p.typeInto(card+` [name="arg.name"]`, "Ada")
-	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St"}}`)
+	p.typeInto(card+` [name="arg.address.street"]`, "1 Main St")
 	p.startTool("create_user")
 	p.awaitTool("create_user")
-	if got := p.text(card); !strings.Contains(got, `/address: "city" is required.`) {
-		t.Fatalf("the create_user card does not say that the address lacks its city:\n%s", got)
+	if got := p.text(card + ` [data-testid="error-address.city"]`); got != "This field is required." {
+		t.Fatalf("the create_user card's address city error reads %q\n%s", got, p.dump(card))
 	}
-	p.setValue(card+` textarea[name="_raw"]`, `{"address": {"street": "1 Main St", "city": "Paris"}}`)
+	if got := p.outcome("create_user"); got != "" {
+		t.Errorf("an invalid create_user shows an outcome %q", got)
+	}
+	p.typeInto(card+` [name="arg.address.city"]`, "Paris")
 	p.submitTool("create_user")
 	p.wantOutcome("create_user", "result")
+	if got := p.text(card + ` [data-testid="content-text"]`); !strings.Contains(got, "address: 1 Main St, Paris") {
+		t.Errorf("create_user result: %q", got)
+	}
 }

@@ -36,10 +36,9 @@ func TestBrowserServerOverview(t *testing.T) {
 			t.Errorf("the server's capabilities %q lack %q", got, want)
 		}
 	}
-	// The overview stays compact: the first tool card starts within the
-	// first screen.
-	if top := e2eEval[float64](p, "measure where the tools start", "", `document.querySelector('[data-testid="tool"]').getBoundingClientRect().top`); top > 700 {
-		t.Errorf("the first tool card starts %.0f px down the page", top)
+	// The page's head stays compact: the section tabs are near the top.
+	if top := e2eEval[float64](p, "measure where the tabs are", "", `document.querySelector('[data-testid="sections"]').getBoundingClientRect().top`); top > 300 {
+		t.Errorf("the section tabs start %.0f px down the page", top)
 	}
 
 	p.do("ping the server", `[data-testid="overview"]`,

@@ -102,7 +102,7 @@ func TestBrowserDashboard(t *testing.T) {
 	greet := e2eCard("greet")
 	p.typeInto(greet+` [name="arg.name"]`, "Ada")
 	p.typeInto(greet+` [name="arg.times"]`, "2")
-	p.choose(greet+` select[name="arg.shout"]`, "true")
+	p.do("check shout", greet, chromedp.Click(chromedp.CSS(greet+` input[type=checkbox][name="arg.shout"]`)))
 	p.choose(greet+` select[name="arg.language"]`, "fr")
 	p.submitTool("greet")
 	p.wantOutcome("greet", "result")
@@ -249,7 +249,7 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Errorf("with an input card shown, the server page has duplicate element ids %q", dups)
 	}
 	p.typeInto(input+` [name="arg.name"]`, "Ada")
-	p.choose(input+` select[name="arg.formal"]`, "true")
+	p.do("check formal", input, chromedp.Click(chromedp.CSS(input+` input[type=checkbox][name="arg.formal"]`)))
 	p.do("click Accept", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
 	p.awaitTool("ask_name")
 	p.wantOutcome("ask_name", "result")
@@ -414,7 +414,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.startTool("ask_name")
 	ask := p.waitInput("elicit-form", "")
 	p.typeInto(ask+` [name="arg.name"]`, "Ada")
-	p.choose(ask+` select[name="arg.formal"]`, "true")
+	p.do("check formal", ask, chromedp.Click(chromedp.CSS(ask+` input[type=checkbox][name="arg.formal"]`)))
 
 	// A second question arrives while the first is being filled in, from
 	// another tool's card.
@@ -423,7 +423,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
 	name := e2eEval[string](p, "read the name typed", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` [name="arg.name"]`)+`); return e ? e.value : "(no field)"; })()`)
-	formal := e2eEval[string](p, "read the formal choice", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` select[name="arg.formal"]`)+`); return e ? e.value : "(no field)"; })()`)
+	formal := e2eEval[string](p, "read the formal choice", ask, `(() => { const e = document.querySelector(`+e2eJS(ask+` input[type=checkbox][name="arg.formal"]`)+`); return e ? String(e.checked) : "(no field)"; })()`)
 	if name != "Ada" || formal != "true" {
 		t.Errorf("when a second request arrived, the first card's fields went from name %q, formal %q to %q, %q: "+
 			"the live stream replaces the whole inputs panel (views.InputsPanel with hx-swap-oob=true, values empty) "+
@@ -780,6 +780,22 @@ func (p *e2ePage) choose(sel, label string) {
 	}
 }
 
+// openSection opens a section (tools, resources, prompts, tasks, logs,
+// console) of the server page the browser is on, unless it shows that
+// section already, and waits until the traffic panel streams live again.
+func (p *e2ePage) openSection(section string) {
+	p.t.Helper()
+	body := `[data-testid="section-` + section + `"]`
+	if e2eEval[bool](p, "check the section", "", `!!document.querySelector(`+e2eJS(body)+`)`) {
+		return
+	}
+	p.do("open the "+section+" section", "main",
+		chromedp.Click(chromedp.CSS(`[data-testid="tab-`+section+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(body)))
+	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
+		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+}
+
 // openTool opens the tool's card in the Tools section of the server page
 // the browser is on: it clicks the tool in the section's list (going to
 // the section first when the page shows another), and waits for the card.
@@ -787,14 +803,7 @@ func (p *e2ePage) choose(sel, label string) {
 // stream and waiting server requests stay.
 func (p *e2ePage) openTool(tool string) {
 	p.t.Helper()
-	onTools := e2eEval[bool](p, "check the section", "", `!!document.querySelector('[data-testid="section-tools"]')`)
-	if !onTools {
-		p.do("open the Tools section", "main",
-			chromedp.Click(chromedp.CSS(`[data-testid="tab-tools"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="section-tools"]`)))
-		p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-			`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
-	}
+	p.openSection("tools")
 	link := `[data-testid="item-link"][data-item="` + tool + `"]`
 	p.do("open the "+tool+" card", `[data-testid="item-list"]`,
 		chromedp.Click(chromedp.CSS(link)),

@@ -20,6 +20,7 @@ func TestBrowserLongToolCall(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	card := e2eCard("slow")
 	p.connectDemoServer(srv.URL)
+	p.openTool("slow")
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 
 	if e2eEval[bool](p, "look for the running state before any call", card,

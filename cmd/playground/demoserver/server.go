@@ -79,6 +79,7 @@ func newDemo(life context.Context, tick time.Duration) *demo {
 	d.clock.server = d.server
 	d.server.AddReceivingMiddleware(d.bindLifetime)
 	addTools(d.server)
+	addDynamicTools(d.server)
 	addResources(d.server)
 	addPrompts(d.server)
 	return d
