@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,8 @@ func (p *e2ePage) wantChosen(sel, want string) {
 // TestBrowserPrompts opens the demo server's Prompts section: a prompt by
 // its URL, a required argument left empty (a field error, nothing sent),
 // an argument completed from the server's suggestions as the user types,
-// and the prompt's messages shown by role. With server-everything in
+// and the prompt's messages shown by role; a resource template's variable
+// is completed too, and a failure shows under the field. With server-everything in
 // node_modules, its completable prompt's second argument is completed
 // from values that depend on the first.
 func TestBrowserPrompts(t *testing.T) {
@@ -147,6 +149,13 @@ func TestBrowserPrompts(t *testing.T) {
 		p.screenshot(shots, "prompt-complete-error", greeting)
 	}
 	p.forgetConsole(srv.URL + "/sessions/" + p.liveSessionID() + "/complete")
+
+	// A resource template's variable is completed the same way (the page loads afresh, with a good token).
+	e2eNavigate(p, "open the users template", srv.URL+serverPath+"/resources?template="+url.QueryEscape("demo://users/{id}"), `[data-testid="template-form"]`)
+	p.pickSuggestion(`[data-testid="template-var"][data-var="id"]`, "gr", "grace")
+	if shots != "" {
+		p.screenshot(shots, "template-completed", `[data-testid="template-form"]`)
+	}
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
