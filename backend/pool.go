@@ -47,6 +47,10 @@ type liveSession struct {
 	tools      []mcpclient.Tool // nil until first listed
 	toolsStale atomic.Bool      // set when the server says its tool list changed
 
+	promptsMu    sync.Mutex
+	prompts      []mcpclient.Prompt // nil until first listed
+	promptsStale atomic.Bool        // set when the server says its prompt list changed
+
 	calls callRegistry // running calls, by the caller's id (calls.go)
 	tasks sessionTasks // tasks the session created (tasks.go)
 
@@ -302,9 +306,12 @@ func (p *Pool) get(sessionID int64) (*liveSession, error) {
 // by the tap regardless.
 func (ls *liveSession) notified(n mcpclient.Notification) {
 	// Called from the client's reader goroutine: it must not wait for
-	// toolsMu, whose holder may be waiting for that reader.
-	if n.Method == "notifications/tools/list_changed" {
+	// toolsMu or promptsMu, whose holder may be waiting for that reader.
+	switch n.Method {
+	case "notifications/tools/list_changed":
 		ls.toolsStale.Store(true)
+	case "notifications/prompts/list_changed":
+		ls.promptsStale.Store(true)
 	}
 	if u, ok := ls.resources.notified(n); ok {
 		ls.publish(Event{Resource: &u})

@@ -54,17 +54,18 @@ type Tool struct {
 
 // Content is one block of tool output. Type is "text", "image", "audio",
 // "resource_link" or "resource"; which other fields are set depends on it:
-// Text for text; Data (base64) and MimeType for image and audio; URI, Name
-// and MimeType for resource_link; Resource (the embedded resource contents,
+// Text for text; Data (base64) and MimeType for image and audio; URI, Name,
+// Description and MimeType for resource_link; Resource (the embedded resource contents,
 // raw) for resource.
 type Content struct {
-	Type     string          `json:"type"`
-	Text     string          `json:"text,omitempty"`
-	Data     string          `json:"data,omitempty"`
-	MimeType string          `json:"mimeType,omitempty"`
-	URI      string          `json:"uri,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	Resource json.RawMessage `json:"resource,omitempty"`
+	Type        string          `json:"type"`
+	Text        string          `json:"text,omitempty"`
+	Data        string          `json:"data,omitempty"`
+	MimeType    string          `json:"mimeType,omitempty"`
+	URI         string          `json:"uri,omitempty"`
+	Name        string          `json:"name,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Resource    json.RawMessage `json:"resource,omitempty"`
 }
 
 // CallToolResult is the result of tools/call. IsError reports a failure of
