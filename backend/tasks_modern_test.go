@@ -48,7 +48,7 @@ func (s *modernTaskServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "server/discover":
 		res = map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
 			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{mcpclient.TasksExtension: map[string]any{}}},
-			"serverInfo": map[string]any{"name": "modern-tasks", "version": "1"}}
+			"serverInfo":   map[string]any{"name": "modern-tasks", "version": "1"}}
 	case "tools/list":
 		res = map[string]any{"resultType": "complete", "tools": []any{map[string]any{"name": "slow", "inputSchema": map[string]any{"type": "object"}}}}
 	case "tools/call":
