@@ -44,8 +44,7 @@ func TestBrowserMCPApp(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.waitLive()
 
 	// The client declares the extension, so the server lists its tool with
 	// the app.

@@ -118,8 +118,7 @@ func TestBrowserResources(t *testing.T) {
 		const dynamic = "demo://resource/dynamic/text/1"
 		subscribe(doc)
 		subscribe(dynamic)
-		p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-			`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+		p.waitLive()
 		p.do("read it", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read"]`)),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-text"]`)))
 		first := p.text(`[data-testid="content-text"]`)

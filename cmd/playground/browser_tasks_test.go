@@ -34,8 +34,7 @@ func TestBrowserTaskTool(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.waitLive()
 	// The task tool is registered once the server saw the client's
 	// capabilities; the Tools list follows the server's list_changed.
 	card := e2eCard("simulate-research-query")

@@ -74,8 +74,7 @@ func TestBrowserDashboard(t *testing.T) {
 	if status := p.text(`[data-testid="session-status"]`); !strings.Contains(status, "open") {
 		t.Errorf("session status = %q, want it to say open", status)
 	}
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.waitLive()
 	p.openTool("greet")
 	tools := e2eEval[[]string](p, "list the tools", `[data-testid="item-list"]`,
 		`Array.from(document.querySelectorAll('[data-testid="item-link"]'), e => e.dataset.item)`)
@@ -674,6 +673,12 @@ func (p *e2ePage) connectDemoServer(base string) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	p.waitLive()
+}
+
+// waitLive waits until the page's traffic panel streams live.
+func (p *e2ePage) waitLive() {
+	p.t.Helper()
 	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
 		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
 }
@@ -792,8 +797,7 @@ func (p *e2ePage) openSection(section string) {
 	p.do("open the "+section+" section", "main",
 		chromedp.Click(chromedp.CSS(`[data-testid="tab-`+section+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(body)))
-	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
-		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
+	p.waitLive()
 }
 
 // openTool opens the tool's card in the Tools section of the server page
