@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -23,6 +25,10 @@ type CallOptions struct {
 	// unique to the call); each report is published on the hub as an Event
 	// with Progress set. It needs ID.
 	Progress bool
+	// ResponseFrame asks for the stored response frame's id in
+	// CallResult.ResponseFrameID: once the response came, the call waits
+	// until the recorder has committed it.
+	ResponseFrame bool
 }
 
 // CallProgress is one progress report of a running call, as published on
@@ -112,11 +118,38 @@ func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, par
 			opts = append(opts, mcpclient.WithProgress(p.progressPublisher(sessionID, o.ID)))
 		}
 	}
+	var sentID atomic.Int64
+	if o.ResponseFrame {
+		opts = append(opts, mcpclient.WithRequestID(sentID.Store))
+	}
 	res, err := p.call(ctx, ls, method, params, opts...)
 	if err != nil && o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled) {
 		return CallResult{Latency: res.Latency}, ErrCallCancelled
 	}
+	if err == nil && o.ResponseFrame && sentID.Load() != 0 {
+		res.ResponseFrameID = p.responseFrameID(context.WithoutCancel(ctx), sessionID, sentID.Load())
+	}
 	return res, err
+}
+
+// responseFrameTimeout bounds the wait for a response frame's id.
+const responseFrameTimeout = 5 * time.Second
+
+// responseFrameID returns the id of the stored response to the session's
+// request rpcID, or 0 when it cannot be found in time (recording fails):
+// the caller then shows the result without links to the stored frame.
+func (p *Pool) responseFrameID(ctx context.Context, sessionID, rpcID int64) int64 {
+	ctx, cancel := context.WithTimeout(ctx, responseFrameTimeout)
+	defer cancel()
+	if err := p.rec.Flush(ctx); err != nil {
+		p.log.Warn("response frame not stored", "session", sessionID, "err", err)
+		return 0
+	}
+	id, _, err := p.rec.store.ResponseFrameID(ctx, sessionID, strconv.FormatInt(rpcID, 10))
+	if err != nil {
+		p.log.Warn("response frame not found", "session", sessionID, "err", err)
+	}
+	return id
 }
 
 // progressPublisher returns the progress callback of one call: it

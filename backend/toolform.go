@@ -409,17 +409,7 @@ func validateArguments(inputSchema, args json.RawMessage) map[string]string {
 	if len(bytes.TrimSpace(inputSchema)) == 0 {
 		return nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(inputSchema))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource("urn:playground:tool-input", doc); err != nil {
-		return nil
-	}
-	sch, err := c.Compile("urn:playground:tool-input")
+	sch, err := compileSchema(inputSchema, "urn:playground:tool-input")
 	if err != nil {
 		return nil
 	}

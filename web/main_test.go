@@ -198,7 +198,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 
 	ts := httptest.NewUnstartedServer(nil)
 	host := ts.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec})
+	h := web.New(web.Config{Addr: host}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db)})
 	ts.Config.Handler = h
 	ts.Start()
 	tb.Cleanup(func() {

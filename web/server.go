@@ -28,6 +28,8 @@ type Deps struct {
 	// Recording, if not nil, says whether frames are being stored; while
 	// it reports a failure every page carries a banner saying so.
 	Recording RecordingHealth
+	// LastCalls, if not nil, keeps each item's last call across reloads.
+	LastCalls LastCallService
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -87,6 +89,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/servers/:id/connect", s.connectServer)
 	e.POST("/sessions/:id/disconnect", s.disconnectSession)
 	e.POST("/sessions/:id/tools/call", s.callTool)
+	e.POST("/sessions/:id/resources/read", s.readResource)
 	e.POST("/sessions/:id/calls/:call/cancel", s.cancelCall)
 	e.POST("/sessions/:id/inputs/:input", s.answerInput)
 	e.POST("/sessions/:id/console", s.consoleSend)

@@ -53,6 +53,9 @@ func (s *Server) showServer(c echo.Context) error {
 			d.ToolsError = backend.ErrorMessageOf(err)
 		}
 		d.Tools = withCallIDs(s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive))
+		if err := s.withLastCalls(ctx, srv.ID, live.ID, tools, d.Tools); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.ServerPage(page(c, srv.Name), d))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -75,8 +74,9 @@ func (s *Server) callTool(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true})
-	view.Outcome = outcomeOf(res, err)
+	res, err := s.deps.Pool.CallWith(cctx, sessionID, "tools/call", params, backend.CallOptions{ID: callID, Progress: true, ResponseFrame: true})
+	view.Outcome = outcomeOf(res, err, tool, sessionID)
+	view.Outcome.RememberError = s.rememberCall(ctx, sessionID, backend.ItemTool, tool.Name, args, res, err)
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }
 
@@ -141,40 +141,4 @@ func formValues(c echo.Context) map[string]string {
 	}
 	values[backend.RawField] = form.Get("_raw")
 	return values
-}
-
-// outcomeOf turns a tools/call answer into what the user sees.
-func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
-	if errors.Is(err, backend.ErrCallCancelled) {
-		return &views.ToolOutcome{Kind: views.OutcomeCancelled, Latency: res.Latency}
-	}
-	o := requestOutcome(res, err)
-	if o.Kind != views.OutcomeResult {
-		return o
-	}
-	var r backend.CallToolResult
-	if uerr := json.Unmarshal(res.Result, &r); uerr != nil {
-		o.Kind, o.Message = views.OutcomeFailure, "The server's result is not a valid tools/call result: "+uerr.Error()
-		return o
-	}
-	if r.IsError {
-		o.Kind = views.OutcomeToolError
-	}
-	o.Structured = prettyJSON(r.StructuredContent)
-	for _, c := range r.Content {
-		o.Content = append(o.Content, contentView(c))
-	}
-	return o
-}
-
-func contentView(c backend.Content) views.ContentView {
-	v := views.ContentView{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data}
-	if c.Type != "text" && c.Type != "image" && c.Type != "audio" {
-		detail, err := json.MarshalIndent(c, "", "  ")
-		if err != nil {
-			detail = []byte(errors.Unwrap(err).Error())
-		}
-		v.Detail = string(detail)
-	}
-	return v
 }
