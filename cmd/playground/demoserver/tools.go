@@ -122,6 +122,7 @@ func addTools(s *mcp.Server) {
 		Description: "Answers with a JSON-RPC error instead of a result, unlike fail, whose tool error is a result.",
 		InputSchema: protocolErrorSchema}, protocolError)
 	addSessionTools(s)
+	addResultTools(s) // tools_results.go
 }
 
 type echoIn struct {

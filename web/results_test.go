@@ -1,0 +1,174 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// resultsServerReadme is the Markdown resource the results server offers.
+const resultsServerReadme = "# Read me\n\nSome *words*."
+
+// mustResultsServer serves, over Streamable HTTP on loopback, an SDK
+// server whose tools return Markdown with a resource link (md), a text of
+// the given KiB (big) and structured content (temp, with an
+// outputSchema), and which offers the resource demo://readme.
+func mustResultsServer(tb testing.TB) string {
+	tb.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "results", Version: "1"}, nil)
+	type mdIn struct {
+		Title string `json:"title"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "md"}, func(_ context.Context, _ *mcp.CallToolRequest, in mdIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "# " + in.Title + "\n\n- **bold** item\n<script>alert(1)</script>"},
+			&mcp.ResourceLink{URI: "demo://readme", Name: "readme", Description: "The read me.", MIMEType: "text/markdown"},
+		}}, nil, nil
+	})
+	type bigIn struct {
+		KiB int `json:"kib"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "big"}, func(_ context.Context, _ *mcp.CallToolRequest, in bigIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("z", in.KiB<<10)}}}, nil, nil
+	})
+	type tempOut struct {
+		C float64 `json:"c"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "temp"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, tempOut, error) {
+		return nil, tempOut{C: 21}, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "demo://readme", Name: "readme", MIMEType: "text/markdown"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: resultsServerReadme}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	tb.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	return ts.URL + "/mcp"
+}
+
+// toolCard cuts the card of the named tool out of a server page.
+func toolCard(tb testing.TB, page, tool string) string {
+	tb.Helper()
+	start := strings.Index(page, `data-tool="`+tool+`"`)
+	if start < 0 {
+		tb.Fatalf("no card of %s on the page", tool)
+	}
+	card := page[start:]
+	if end := strings.Index(card[1:], `data-testid="tool" data-tool=`); end >= 0 {
+		card = card[:end]
+	}
+	return card
+}
+
+// TestReloadShowsLastResult calls tools from the page, then loads the
+// server page again: each tool's card shows its last outcome, from the
+// stored response, with when and on which session it ran, and its
+// arguments in the raw box; a second call replaces the first.
+func TestReloadShowsLastResult(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "results", "transport": "http", "url": mustResultsServer(t)})
+	sess := d.MustAPISession(t, srv.ID)
+	call := func(tool string, values url.Values) string {
+		values.Set("_tool", tool)
+		r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/tools/call?card=0", sess.ID), token, values)
+		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="outcome"`) || strings.Contains(r.Body, "remember-error") {
+			t.Fatalf("call %s: %d\n%s", tool, r.Status, r.Body)
+		}
+		return r.Body
+	}
+	call("md", url.Values{"_raw": {`{"title":"First"}`}})
+	fresh := call("md", url.Values{"_raw": {`{"title":"Second"}`}})
+	if !strings.Contains(fresh, "<h1>Second</h1>") || strings.Contains(fresh, "<script>alert") {
+		t.Errorf("the fresh outcome does not show sanitised Markdown:\n%s", fresh)
+	}
+	call("temp", url.Values{})
+
+	page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID))
+	if page.Status != http.StatusOK {
+		t.Fatalf("server page: %d", page.Status)
+	}
+	md := toolCard(t, page.Body, "md")
+	for _, want := range []string{`data-testid="outcome-from"`, fmt.Sprintf(`href="/sessions/%d"`, sess.ID), "<h1>Second</h1>",
+		html.EscapeString(`{"title":"Second"}`), `data-testid="resource-link"`, "The read me."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("after a reload the md card lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "First") {
+		t.Error("the md card still shows the first call")
+	}
+	if temp := toolCard(t, page.Body, "temp"); !strings.Contains(temp, `data-verdict="match"`) || !strings.Contains(temp, `&#34;c&#34;: 21`) {
+		t.Errorf("after a reload the temp card lacks its verdict or structured content:\n%s", temp)
+	}
+	if big := toolCard(t, page.Body, "big"); strings.Contains(big, `data-testid="outcome"`) {
+		t.Error("a tool never called shows an outcome")
+	}
+}
+
+// TestBigResultIsCut calls a tool whose result is 5 MiB: the card stays
+// small and links to the stored response, which holds it all.
+func TestBigResultIsCut(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "results", "transport": "http", "url": mustResultsServer(t)})
+	sess := d.MustAPISession(t, srv.ID)
+	r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/tools/call?card=0", sess.ID), token, url.Values{"_tool": {"big"}, "_raw": {`{"kib":5120}`}})
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="outcome-cut"`) {
+		t.Fatalf("big call: %d, %d bytes", r.Status, len(r.Body))
+	}
+	if len(r.Body) > 600<<10 {
+		t.Errorf("the card of a 5 MiB result is %d bytes", len(r.Body))
+	}
+	m := regexp.MustCompile(`href="/frames/(\d+)/raw"`).FindStringSubmatch(r.Body)
+	if m == nil {
+		t.Fatal("no Download link")
+	}
+	raw := d.get(t, "/frames/"+m[1]+"/raw")
+	if raw.Status != http.StatusOK || len(raw.Body) < 5<<20 || !strings.Contains(raw.Body, strings.Repeat("z", 1000)) {
+		t.Errorf("Download: %d, %d bytes", raw.Status, len(raw.Body))
+	}
+	page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID))
+	if big := toolCard(t, page.Body, "big"); !strings.Contains(big, `data-testid="outcome-cut"`) || len(page.Body) > 1<<20 {
+		t.Errorf("after a reload: page of %d bytes, cut big card: %t", len(page.Body), strings.Contains(big, "outcome-cut"))
+	}
+}
+
+// TestReadResourceFragment reads a resource from a result's link: the
+// fragment shows the contents (Markdown rendered) or why there are none,
+// and the route wants the CSRF token.
+func TestReadResourceFragment(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "results", "transport": "http", "url": mustResultsServer(t)})
+	sess := d.MustAPISession(t, srv.ID)
+	path := fmt.Sprintf("/sessions/%d/resources/read", sess.ID)
+
+	r := d.htmxPost(t, path, token, url.Values{"uri": {"demo://readme"}})
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="resource-contents"`) || !strings.Contains(r.Body, "<h1>Read me</h1>") ||
+		!strings.Contains(r.Body, "<em>words</em>") {
+		t.Errorf("read demo://readme: %d\n%s", r.Status, r.Body)
+	}
+	r = d.htmxPost(t, path, token, url.Values{"uri": {"demo://nothing"}})
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="resource-read-error"`) {
+		t.Errorf("read an unknown resource: %d\n%s", r.Status, r.Body)
+	}
+	r = d.htmxPost(t, path, token, url.Values{"uri": {" "}})
+	if !strings.Contains(r.Body, "Name the resource") {
+		t.Errorf("read without a URI: %d\n%s", r.Status, r.Body)
+	}
+	if r := d.postForm(t, path, url.Values{"uri": {"demo://readme"}}); r.Status != http.StatusForbidden {
+		t.Errorf("read without the CSRF token: %d, want 403", r.Status)
+	}
+}
