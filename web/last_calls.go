@@ -61,8 +61,10 @@ func (s *Server) storedOutcome(ctx context.Context, lc backend.LastCall, tool ba
 	switch {
 	case lc.Outcome == backend.CallCancelled:
 		return &views.ToolOutcome{Kind: views.OutcomeCancelled, From: origin}
-	case lc.ResponseFrameID == 0:
+	case lc.ResponseFrameID == 0 && lc.Outcome == backend.CallFailed:
 		return &views.ToolOutcome{Kind: views.OutcomeFailure, Message: lc.Summary, From: origin}
+	case lc.ResponseFrameID == 0:
+		return &views.ToolOutcome{Kind: views.OutcomeFailure, Message: "The server answered, but its response was not stored.", From: origin}
 	}
 	f, err := s.deps.Frames.GetFrame(ctx, lc.ResponseFrameID)
 	if err != nil {
