@@ -106,7 +106,7 @@ func contentView(c backend.Content, b *budget) views.ContentView {
 	}
 	switch c.Type {
 	case "text":
-		v.Text = textView(c.Text, "", b)
+		v.Text = textView(c.Text, c.MimeType, b)
 	case "image", "audio":
 		v.DataSize = len(c.Data)
 		if b.fits(len(c.Data)) {
