@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"html"
 	"net/http"
@@ -17,10 +18,14 @@ import (
 // resultsServerReadme is the Markdown resource the results server offers.
 const resultsServerReadme = "# Read me\n\nSome *words*."
 
+// pixelPNG is a 1x1 PNG.
+var pixelPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
 // mustResultsServer serves, over Streamable HTTP on loopback, an SDK
 // server whose tools return Markdown with a resource link (md), a text of
 // the given KiB (big) and structured content (temp, with an
-// outputSchema), and which offers the resource demo://readme.
+// outputSchema) or wait until cancelled (hang), and which offers the
+// resources demo://readme (Markdown), demo://pixel.png and demo://data.bin.
 func mustResultsServer(tb testing.TB) string {
 	tb.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "results", Version: "1"}, nil)
@@ -45,6 +50,16 @@ func mustResultsServer(tb testing.TB) string {
 	mcp.AddTool(s, &mcp.Tool{Name: "temp"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, tempOut, error) {
 		return nil, tempOut{C: 21}, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	for uri, mime := range map[string]string{"demo://pixel.png": "image/png", "demo://data.bin": "application/octet-stream"} {
+		s.AddResource(&mcp.Resource{URI: uri, Name: uri, MIMEType: mime},
+			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Blob: pixelPNG}}}, nil
+			})
+	}
 	s.AddResource(&mcp.Resource{URI: "demo://readme", Name: "readme", MIMEType: "text/markdown"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: resultsServerReadme}}}, nil
@@ -94,6 +109,9 @@ func TestReloadShowsLastResult(t *testing.T) {
 		t.Errorf("the fresh outcome does not show sanitised Markdown:\n%s", fresh)
 	}
 	call("temp", url.Values{})
+	if r := call("hang", url.Values{"_timeout": {"1"}}); !strings.Contains(r, `data-outcome="failure"`) {
+		t.Fatalf("hang with a 1 s timeout:\n%s", r)
+	}
 
 	page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID))
 	if page.Status != http.StatusOK {
@@ -111,6 +129,10 @@ func TestReloadShowsLastResult(t *testing.T) {
 	}
 	if temp := toolCard(t, page.Body, "temp"); !strings.Contains(temp, `data-verdict="match"`) || !strings.Contains(temp, `&#34;c&#34;: 21`) {
 		t.Errorf("after a reload the temp card lacks its verdict or structured content:\n%s", temp)
+	}
+	if hang := toolCard(t, page.Body, "hang"); !strings.Contains(hang, `data-outcome="failure"`) || !strings.Contains(hang, "timed out") ||
+		!strings.Contains(hang, `data-testid="outcome-from"`) {
+		t.Errorf("after a reload the hang card lacks its failure:\n%s", hang)
 	}
 	if big := toolCard(t, page.Body, "big"); strings.Contains(big, `data-testid="outcome"`) {
 		t.Error("a tool never called shows an outcome")
@@ -159,6 +181,15 @@ func TestReadResourceFragment(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="resource-contents"`) || !strings.Contains(r.Body, "<h1>Read me</h1>") ||
 		!strings.Contains(r.Body, "<em>words</em>") {
 		t.Errorf("read demo://readme: %d\n%s", r.Status, r.Body)
+	}
+	r = d.htmxPost(t, path, token, url.Values{"uri": {"demo://pixel.png"}})
+	if !strings.Contains(r.Body, `data-testid="resource-image"`) || !strings.Contains(r.Body, `src="data:image/png;base64,`) {
+		t.Errorf("read an image: %d\n%s", r.Status, r.Body)
+	}
+	r = d.htmxPost(t, path, token, url.Values{"uri": {"demo://data.bin"}})
+	if !strings.Contains(r.Body, `data-testid="resource-download"`) || !strings.Contains(r.Body, `download="data.bin"`) ||
+		!strings.Contains(r.Body, `href="data:application/octet-stream;base64,`) {
+		t.Errorf("read binary data: %d\n%s", r.Status, r.Body)
 	}
 	r = d.htmxPost(t, path, token, url.Values{"uri": {"demo://nothing"}})
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="resource-read-error"`) {
