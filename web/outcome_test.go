@@ -130,11 +130,13 @@ func BenchmarkOutcome5MiB(b *testing.B) {
 }
 
 // TestOutcome5MiBIsQuick bounds the time a 5 MiB result takes to show.
+// The bound is generous, for -race on a busy machine; without it
+// BenchmarkOutcome5MiB takes about 0.1 s.
 func TestOutcome5MiBIsQuick(t *testing.T) {
 	res := backend.CallResult{Result: bigText(5 << 20), ResponseFrameID: 1}
 	start := time.Now()
 	html := renderOutcome(t, web.OutcomeOf(res, nil, backend.Tool{}, 1))
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a 5 MiB result took %v to render", d)
 	}
 	if len(html) > 600<<10 {
