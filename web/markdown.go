@@ -18,15 +18,16 @@ import (
 
 // isMarkdown reports whether text from a server should be shown as
 // Markdown. A declared type decides (text/markdown yes, any other no);
-// without one a conservative guess looks for the marks of Markdown:
-// a code fence or a heading is enough, otherwise two different kinds
-// among lists, links and emphasis.
+// without one a conservative guess looks for the marks of Markdown in the
+// first markdownSample bytes: a code fence or a heading is enough,
+// otherwise two different kinds among lists, links and emphasis.
 func isMarkdown(text, mimeType string) bool {
 	if mimeType != "" {
 		mt, _, _ := strings.Cut(strings.ToLower(mimeType), ";")
 		mt = strings.TrimSpace(mt)
 		return mt == "text/markdown" || mt == "text/x-markdown"
 	}
+	text = text[:min(len(text), markdownSample)]
 	if mdFence.MatchString(text) || mdHeading.MatchString(text) {
 		return true
 	}
@@ -38,6 +39,9 @@ func isMarkdown(text, mimeType string) bool {
 	}
 	return kinds >= 2
 }
+
+// markdownSample bounds how much of a text the guess reads, and so its cost.
+const markdownSample = 16 << 10
 
 var (
 	mdFence    = regexp.MustCompile("(?m)^ {0,3}(```|~~~)")
