@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -23,6 +25,11 @@ type CallOptions struct {
 	// unique to the call); each report is published on the hub as an Event
 	// with Progress set. It needs ID.
 	Progress bool
+	// ResponseFrame asks for the stored response frame's id in
+	// CallResult.ResponseFrameID: once the response came, the call waits
+	// until the recorder has committed it. A tool call that ran as a task
+	// has no one response frame, and gets none.
+	ResponseFrame bool
 }
 
 // CallProgress is one progress report of a running call, as published on
@@ -104,11 +111,31 @@ func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, par
 		return CallResult{}, err
 	}
 	defer done()
+	opts, noteFrame := p.responseFrameNoter(ls, o, opts)
 	res, err := p.call(ctx, ls, method, params, opts...)
 	if err != nil && cancelled(ctx, o) {
 		return CallResult{Latency: res.Latency}, ErrCallCancelled
 	}
+	if err == nil {
+		noteFrame(ctx, &res)
+	}
 	return res, err
+}
+
+// responseFrameNoter adds to opts, when o asks for the response frame,
+// the option that notes the request's id, and returns noteFrame, which
+// sets res.ResponseFrameID once the call has been answered (it does
+// nothing when o did not ask).
+func (p *Pool) responseFrameNoter(ls *liveSession, o CallOptions, opts []mcpclient.CallOption) (_ []mcpclient.CallOption, noteFrame func(context.Context, *CallResult)) {
+	if !o.ResponseFrame {
+		return opts, func(context.Context, *CallResult) {}
+	}
+	var sentID atomic.Int64
+	return append(opts, mcpclient.WithRequestID(sentID.Store)), func(ctx context.Context, res *CallResult) {
+		if id := sentID.Load(); id != 0 {
+			res.ResponseFrameID = p.responseFrameID(context.WithoutCancel(ctx), ls.session.ID, id)
+		}
+	}
 }
 
 // register registers a call with an ID among the session's running calls
@@ -135,6 +162,26 @@ func (p *Pool) register(ctx context.Context, ls *liveSession, o CallOptions) (co
 // context is ctx.
 func cancelled(ctx context.Context, o CallOptions) bool {
 	return o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled)
+}
+
+// responseFrameTimeout bounds the wait for a response frame's id.
+const responseFrameTimeout = 5 * time.Second
+
+// responseFrameID returns the id of the stored response to the session's
+// request rpcID, or 0 when it cannot be found in time (recording fails):
+// the caller then shows the result without links to the stored frame.
+func (p *Pool) responseFrameID(ctx context.Context, sessionID, rpcID int64) int64 {
+	ctx, cancel := context.WithTimeout(ctx, responseFrameTimeout)
+	defer cancel()
+	if err := p.rec.Flush(ctx); err != nil {
+		p.log.Warn("response frame not stored", "session", sessionID, "err", err)
+		return 0
+	}
+	id, _, err := p.rec.store.ResponseFrameID(ctx, sessionID, strconv.FormatInt(rpcID, 10))
+	if err != nil {
+		p.log.Warn("response frame not found", "session", sessionID, "err", err)
+	}
+	return id
 }
 
 // progressPublisher returns the progress callback of one call: it

@@ -163,4 +163,8 @@ type FrameStore interface {
 	GetFrame(ctx context.Context, id int64) (Frame, error)
 	// CountFrames returns how many frames a session has.
 	CountFrames(ctx context.Context, sessionID int64) (int, error)
+	// ResponseFrameID returns the id of the response linked to the
+	// session's outbound request whose JSON-RPC id is rpcID (its JSON
+	// text); false when there is none (the latest such request counts).
+	ResponseFrameID(ctx context.Context, sessionID int64, rpcID string) (int64, bool, error)
 }

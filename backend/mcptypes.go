@@ -11,4 +11,8 @@ type (
 	CallToolResult = mcpclient.CallToolResult
 	JSONRPCError   = mcpclient.RPCError
 	HTTPInfo       = mcpclient.HTTPInfo
+	Annotations    = mcpclient.Annotations
+
+	ResourceContents   = mcpclient.ResourceContents
+	ReadResourceResult = mcpclient.ReadResourceResult
 )

@@ -13,10 +13,8 @@ import (
 // MCP resource types that the layers above show, named here like those in
 // mcptypes.go.
 type (
-	Resource           = mcpclient.Resource
-	ResourceTemplate   = mcpclient.ResourceTemplate
-	ResourceContents   = mcpclient.ResourceContents
-	ReadResourceResult = mcpclient.ReadResourceResult
+	Resource         = mcpclient.Resource
+	ResourceTemplate = mcpclient.ResourceTemplate
 )
 
 // Notification methods the resource subscriptions follow.

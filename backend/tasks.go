@@ -172,10 +172,14 @@ func (p *Pool) CallTool(ctx context.Context, sessionID int64, tool Tool, args js
 	if asTask {
 		augment = &mcpclient.TaskParams{TTL: taskTTL.Milliseconds()}
 	}
+	opts, noteFrame := p.responseFrameNoter(ls, o, opts)
 	start := time.Now()
 	raw, created, err := ls.client.StartToolCall(ctx, tool.Name, args, augment, opts...)
 	res, err := p.answer(ctx, ls, o, "tools/call", raw, err, start)
 	if err != nil || created == nil {
+		if err == nil {
+			noteFrame(ctx, &res)
+		}
 		return ToolCallResult{CallResult: res}, err
 	}
 	t := &Task{Task: *created, Tool: tool.Name, Started: start}

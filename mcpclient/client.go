@@ -151,6 +151,9 @@ func (c *Client) Call(ctx context.Context, method string, params any, opts ...Ca
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	id := c.nextID.Add(1)
+	if co.sentID != nil {
+		co.sentID(id)
+	}
 	if co.progress != nil {
 		p, token, err := withProgressToken(params, id)
 		if err != nil {

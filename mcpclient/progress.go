@@ -22,6 +22,14 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	progress func(Progress)
 	tasks    bool // see WithTasks
+	sentID   func(id int64)
+}
+
+// WithRequestID calls fn with the JSON-RPC id of each request the call
+// sends, before it is sent. A modern-era call may send several (one per
+// round); the last id fn saw is the one whose response Call returned.
+func WithRequestID(fn func(id int64)) CallOption {
+	return func(o *callOptions) { o.sentID = fn }
 }
 
 // WithProgress asks the server for progress reports on the request. The

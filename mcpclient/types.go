@@ -57,6 +57,9 @@ type Tool struct {
 // Text for text; Data (base64) and MimeType for image and audio; URI, Name,
 // Description and MimeType for resource_link; Resource (the embedded resource contents,
 // raw) for resource.
+//
+// Title, Description and Size describe a resource_link; Annotations and
+// Meta (_meta) may come with any block.
 type Content struct {
 	Type        string          `json:"type"`
 	Text        string          `json:"text,omitempty"`
@@ -64,8 +67,21 @@ type Content struct {
 	MimeType    string          `json:"mimeType,omitempty"`
 	URI         string          `json:"uri,omitempty"`
 	Name        string          `json:"name,omitempty"`
+	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description,omitempty"`
+	Size        *int64          `json:"size,omitempty"`
 	Resource    json.RawMessage `json:"resource,omitempty"`
+	Annotations *Annotations    `json:"annotations,omitempty"`
+	Meta        json.RawMessage `json:"_meta,omitempty"`
+}
+
+// Annotations are hints about a content block or resource: who it is for
+// ("user", "assistant"), how important it is (0 to 1) and when it last
+// changed (ISO 8601).
+type Annotations struct {
+	Audience     []string `json:"audience,omitempty"`
+	Priority     *float64 `json:"priority,omitempty"`
+	LastModified string   `json:"lastModified,omitempty"`
 }
 
 // CallToolResult is the result of tools/call. IsError reports a failure of
@@ -74,4 +90,5 @@ type CallToolResult struct {
 	Content           []Content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
+	Meta              json.RawMessage `json:"_meta,omitempty"`
 }

@@ -54,7 +54,7 @@ func TestTasksPanel(t *testing.T) {
 			{ID: "done", Status: "completed", Terminal: true},
 		},
 		ResultFor: "done",
-		Result:    &ToolOutcome{Kind: OutcomeResult, Content: []ContentView{{Type: "text", Text: "the report"}}},
+		Result:    &ToolOutcome{Kind: OutcomeResult, Content: []ContentView{{Type: "text", Text: TextView{Text: "the report"}}}},
 	}
 	if err := TasksPanel(7, "tok", v).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)

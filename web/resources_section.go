@@ -17,8 +17,6 @@ const (
 	// listResourcesTimeout bounds listing one page of resources or of
 	// templates.
 	listResourcesTimeout = 10 * time.Second
-	// readResourceTimeout bounds a resources/read from the section.
-	readResourceTimeout = 30 * time.Second
 	// subscribeTimeout bounds a Subscribe or Unsubscribe.
 	subscribeTimeout = 15 * time.Second
 	// findItemPages bounds how many pages the section reads looking for
@@ -211,39 +209,8 @@ func (s *Server) moreResources(c echo.Context) error {
 	return render(c, http.StatusOK, views.ResourceItems(p))
 }
 
-// readResourceContents reads the resource the form's uri names and
-// answers with what it holds, or why it could not be read, for the
-// resource's card.
-func (s *Server) readResourceContents(c echo.Context) error {
-	sessionID, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	uri := c.FormValue("uri")
-	if uri == "" {
-		return render(c, http.StatusOK, views.ResourceReadResult(views.ResourceRead{Error: "Which resource? The form names no URI."}))
-	}
-	return render(c, http.StatusOK, views.ResourceReadResult(s.readResource(c.Request().Context(), sessionID, uri)))
-}
-
-// readResource reads uri on the session for the section.
-func (s *Server) readResource(ctx context.Context, sessionID int64, uri string) views.ResourceRead {
-	ctx, cancel := context.WithTimeout(ctx, readResourceTimeout)
-	defer cancel()
-	out := views.ResourceRead{URI: uri}
-	start := time.Now()
-	res, err := s.deps.Pool.ReadResource(ctx, sessionID, uri)
-	out.Latency = time.Since(start)
-	if err != nil {
-		out.Error = backend.ErrorMessageOf(err)
-		return out
-	}
-	out.Contents = res.Contents
-	return out
-}
-
 // readTemplate expands the form's template with its variables and reads
-// the resulting URI, answering like readResourceContents with the
+// the resulting URI, answering like readResource with the
 // expanded URI and a link to it as a resource.
 func (s *Server) readTemplate(c echo.Context) error {
 	sessionID, err := idParam(c)
@@ -267,11 +234,10 @@ func (s *Server) readTemplate(c echo.Context) error {
 	}
 	uri, err := backend.ExpandTemplate(c.FormValue("_template"), values)
 	if err != nil {
-		return render(c, http.StatusOK, views.ResourceReadResult(views.ResourceRead{Error: backend.ErrorMessageOf(err)}))
+		return render(c, http.StatusOK, views.ResourceRead(views.ResourceReadView{Error: backend.ErrorMessageOf(err)}))
 	}
-	read := s.readResource(ctx, sessionID, uri)
-	read.Expanded, read.Href = true, views.ResourceURL(sess.ServerID, uri)
-	return render(c, http.StatusOK, views.ResourceReadResult(read))
+	v := views.ResourceReadView{URI: uri, Expanded: true, Href: views.ResourceURL(sess.ServerID, uri)}
+	return render(c, http.StatusOK, views.ResourceRead(s.resourceRead(ctx, sessionID, v)))
 }
 
 // subscribeResource and unsubscribeResource turn the updates of the

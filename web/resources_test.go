@@ -92,7 +92,7 @@ func TestResourcesSection(t *testing.T) {
 	t.Run("first page with a More control", func(t *testing.T) {
 		body := mustGet(t, base)
 		contains(t, body, `data-testid="section-resources"`, `data-list-kind="resources"`, `data-item="test://a-notes"`, `data-item="test://b-pixel.png"`,
-			"Team notes (notes)", "text/plain", "11 B", `data-testid="more-resources"`, `data-item="test://items/{id}{?format}"`,
+			"Team notes (notes)", "text/plain", "11 bytes", `data-testid="more-resources"`, `data-item="test://items/{id}{?format}"`,
 			`data-testid="pick-item"`)
 		if strings.Contains(body, `data-item="test://c-data.bin"`) {
 			t.Error("the page lists the second page of resources before More was asked for")
@@ -123,7 +123,7 @@ func TestResourcesSection(t *testing.T) {
 		body := mustGet(t, base+"?uri="+url.QueryEscape("test://a-notes"))
 		contains(t, body, `data-testid="resource" data-resource="test://a-notes"`, `data-testid="resource-uri">test://a-notes<`,
 			"&lt;b&gt;notes&lt;/b&gt;", `aria-current="true" data-testid="item-link" data-item="test://a-notes"`,
-			fmt.Sprintf(`hx-post="/sessions/%d/resources/contents"`, sess.ID), `data-testid="subscribe"`)
+			fmt.Sprintf(`hx-post="/sessions/%d/resources/read"`, sess.ID), `data-testid="subscribe"`)
 		if strings.Contains(body, "resource-unlisted") {
 			t.Error("a listed resource is said to be unlisted")
 		}
@@ -138,21 +138,21 @@ func TestResourcesSection(t *testing.T) {
 	t.Run("unknown uri", func(t *testing.T) {
 		body := mustGet(t, base+"?uri="+url.QueryEscape("test://nope"))
 		contains(t, body, `data-testid="resource-unlisted"`, "names no resource test://nope")
-		read := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/contents", sess.ID), token, url.Values{"uri": {"test://nope"}})
-		contains(t, read.Body, `data-testid="read-error"`, "resources/read failed: the server answered with JSON-RPC error")
+		read := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/read", sess.ID), token, url.Values{"uri": {"test://nope"}})
+		contains(t, read.Body, `data-testid="resource-read-error"`, "JSON-RPC error")
 	})
 	t.Run("read text", func(t *testing.T) {
-		r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/contents", sess.ID), token, url.Values{"uri": {"test://a-notes"}})
-		contains(t, r.Body, `data-testid="resource-read"`, `<pre data-testid="content-text">hello &lt;world&gt;</pre>`)
+		r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/read", sess.ID), token, url.Values{"uri": {"test://a-notes"}})
+		contains(t, r.Body, `data-testid="resource-read-result"`, `hello &lt;world&gt;</pre>`)
 		if strings.Contains(r.Body, "<html") {
 			t.Error("the read answered a whole page, not a fragment")
 		}
 	})
 	t.Run("read blobs", func(t *testing.T) {
-		r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/contents", sess.ID), token, url.Values{"uri": {"test://b-pixel.png"}})
+		r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/read", sess.ID), token, url.Values{"uri": {"test://b-pixel.png"}})
 		contains(t, r.Body, `<img src="data:image/png;base64,`+base64.StdEncoding.EncodeToString(pngPixel)+`"`)
-		r = d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/contents", sess.ID), token, url.Values{"uri": {"test://c-data.bin"}})
-		contains(t, r.Body, `href="data:application/octet-stream;base64,AAECAw=="`, `download="c-data.bin"`, "Binary contents, 4 B")
+		r = d.htmxPost(t, fmt.Sprintf("/sessions/%d/resources/read", sess.ID), token, url.Values{"uri": {"test://c-data.bin"}})
+		contains(t, r.Body, `href="data:application/octet-stream;base64,AAECAw=="`, `download="c-data.bin"`, "Download (4 bytes)")
 	})
 	t.Run("template form and read", func(t *testing.T) {
 		body := mustGet(t, base+"?template="+url.QueryEscape("test://items/{id}{?format}"))

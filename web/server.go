@@ -28,6 +28,8 @@ type Deps struct {
 	// Recording, if not nil, says whether frames are being stored; while
 	// it reports a failure every page carries a banner saying so.
 	Recording RecordingHealth
+	// LastCalls, if not nil, keeps each item's last call across reloads.
+	LastCalls LastCallService
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -109,6 +111,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/sessions/:id/tools/call", s.callTool)
 	e.POST("/sessions/:id/prompts/get", s.getPrompt)
 	e.POST("/sessions/:id/complete", s.completeArgument)
+	e.POST("/sessions/:id/resources/read", s.readResource)
 	e.POST("/sessions/:id/calls/:call/cancel", s.cancelCall)
 	e.GET("/sessions/:id/tasks", s.listTasks)
 	e.POST("/sessions/:id/tasks/:task/result", s.taskResult)
@@ -116,7 +119,6 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/sessions/:id/inputs/:input", s.answerInput)
 	e.POST("/sessions/:id/console", s.consoleSend)
 	e.POST("/sessions/:id/ping", s.pingSession)
-	e.POST("/sessions/:id/resources/contents", s.readResourceContents)
 	e.POST("/sessions/:id/resources/template", s.readTemplate)
 	e.POST("/sessions/:id/resources/subscribe", s.subscribeResource)
 	e.POST("/sessions/:id/resources/unsubscribe", s.unsubscribeResource)

@@ -48,7 +48,7 @@ func (s *Server) taskResult(c echo.Context) error {
 	if err != nil {
 		v.Error = backend.ErrorMessageOf(err)
 	} else {
-		v.ResultFor, v.Result = taskID, outcomeOf(res, nil)
+		v.ResultFor, v.Result = taskID, outcomeOf(res, nil, backend.Tool{}, sessionID)
 	}
 	return s.renderTasks(c, sessionID, v)
 }

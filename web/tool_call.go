@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -79,8 +77,9 @@ func (s *Server) callTool(c echo.Context) error {
 	defer cancel()
 	view.AsTask = c.FormValue(views.TaskField) != ""
 	asTask := s.deps.Pool.RunsAsTask(sessionID, tool, view.AsTask)
-	res, err := s.deps.Pool.CallTool(cctx, sessionID, tool, args, asTask, backend.CallOptions{ID: callID, Progress: true})
-	view.Outcome = outcomeOf(res.CallResult, err)
+	res, err := s.deps.Pool.CallTool(cctx, sessionID, tool, args, asTask, backend.CallOptions{ID: callID, Progress: true, ResponseFrame: true})
+	view.Outcome = outcomeOf(res.CallResult, err, tool, sessionID)
+	view.Outcome.RememberError = s.rememberCall(ctx, sessionID, backend.ItemTool, tool.Name, args, res.CallResult, err)
 	view.Outcome.Task = taskRef(res.Task)
 	if view.Outcome.Kind == views.OutcomeResult || view.Outcome.Kind == views.OutcomeToolError {
 		view.Outcome.App = s.appFrame(ctx, sessionID, tool, args, res.Result)
@@ -126,38 +125,3 @@ func parseTimeout(v string) (d time.Duration, msg string) {
 	return time.Duration(n) * time.Second, ""
 }
 
-// outcomeOf turns a tools/call answer into what the user sees.
-func outcomeOf(res backend.CallResult, err error) *views.ToolOutcome {
-	if errors.Is(err, backend.ErrCallCancelled) {
-		return &views.ToolOutcome{Kind: views.OutcomeCancelled, Latency: res.Latency}
-	}
-	o := requestOutcome(res, err)
-	if o.Kind != views.OutcomeResult {
-		return o
-	}
-	var r backend.CallToolResult
-	if uerr := json.Unmarshal(res.Result, &r); uerr != nil {
-		o.Kind, o.Message = views.OutcomeFailure, "The server's result is not a valid tools/call result: "+uerr.Error()
-		return o
-	}
-	if r.IsError {
-		o.Kind = views.OutcomeToolError
-	}
-	o.Structured = prettyJSON(r.StructuredContent)
-	for _, c := range r.Content {
-		o.Content = append(o.Content, contentView(c))
-	}
-	return o
-}
-
-func contentView(c backend.Content) views.ContentView {
-	v := views.ContentView{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data}
-	if c.Type != "text" && c.Type != "image" && c.Type != "audio" {
-		detail, err := json.MarshalIndent(c, "", "  ")
-		if err != nil {
-			detail = []byte(errors.Unwrap(err).Error())
-		}
-		v.Detail = string(detail)
-	}
-	return v
-}

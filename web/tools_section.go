@@ -58,6 +58,9 @@ func (s *Server) showTools(c echo.Context) error {
 		}
 		card := cached[open]
 		card.CallID = newCallID()
+		if err := s.withLastCall(c.Request().Context(), srv.ID, live.ID, tools[open], &card); err != nil {
+			return nil, err
+		}
 		return views.ListAndDetail(list, views.ToolCard(live.ID, 0, card, page(c, "").CSRF)), nil
 	})
 }

@@ -24,17 +24,7 @@ func Validate(form Form, args []byte) map[string]string {
 	if len(bytes.TrimSpace(form.Schema)) == 0 {
 		return nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(form.Schema))
-	if err != nil {
-		return nil
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource("urn:playground:schema", doc); err != nil {
-		return nil
-	}
-	sch, err := c.Compile("urn:playground:schema")
+	sch, err := Compile(form.Schema)
 	if err != nil {
 		return nil
 	}
@@ -42,36 +32,59 @@ func Validate(form Form, args []byte) map[string]string {
 	if err != nil {
 		return map[string]string{RawField: "The arguments are not valid JSON."}
 	}
-	var verr *jsonschema.ValidationError
-	if err := sch.Validate(inst); !errors.As(err, &verr) {
+	problems := Problems(sch, inst)
+	if problems == nil {
 		return nil
 	}
 	errs := map[string]string{}
-	p := message.NewPrinter(language.English)
-	place := func(loc []string, msg string) {
+	for _, pr := range problems {
 		path := ""
-		for _, seg := range loc {
+		for _, seg := range pr.At {
 			path = Join(path, seg)
 		}
 		if path != "" && form.has(path) {
-			addError(errs, path, msg)
-			return
+			addError(errs, path, pr.Message)
+			continue
 		}
-		addError(errs, RawField, "/"+strings.Join(loc, "/")+": "+msg)
+		addError(errs, RawField, pr.Pointer()+": "+pr.Message)
 	}
+	return errs
+}
+
+// Problem is one reason an instance does not match a schema: where it is
+// (the instance location's segments) and why, in English.
+type Problem struct {
+	At      []string
+	Message string
+}
+
+// Pointer is the problem's place as a JSON pointer ("/" for the root).
+func (p Problem) Pointer() string { return "/" + strings.Join(p.At, "/") }
+
+// Problems validates instance (as jsonschema.UnmarshalJSON reads it)
+// against sch and returns why it does not match, nil when it does. Only
+// the innermost errors are kept (see collectLeaves); a missing required
+// property is reported at the property itself.
+func Problems(sch *jsonschema.Schema, instance any) []Problem {
+	var verr *jsonschema.ValidationError
+	if err := sch.Validate(instance); !errors.As(err, &verr) {
+		return nil
+	}
+	p := message.NewPrinter(language.English)
+	var out []Problem
 	collectLeaves(verr, func(e *jsonschema.ValidationError) {
 		if r, ok := e.ErrorKind.(*kind.Required); ok {
 			for _, m := range r.Missing {
-				place(append(append([]string(nil), e.InstanceLocation...), m), "This field is required.")
+				out = append(out, Problem{At: append(append([]string(nil), e.InstanceLocation...), m), Message: "This field is required."})
 			}
 			return
 		}
-		place(e.InstanceLocation, e.ErrorKind.LocalizedString(p))
+		out = append(out, Problem{At: e.InstanceLocation, Message: e.ErrorKind.LocalizedString(p)})
 	})
-	if len(errs) == 0 {
-		errs[RawField] = verr.Error()
+	if len(out) == 0 {
+		out = append(out, Problem{Message: verr.Error()})
 	}
-	return errs
+	return out
 }
 
 // has reports whether the form has a field at path (array items at any
@@ -162,6 +175,25 @@ func addError(errs map[string]string, key, msg string) {
 		return
 	}
 	errs[key] = msg
+}
+
+// Compile compiles a JSON Schema a server sent (2020-12 unless it names
+// another draft). Formats are asserted, and no $ref leaves the schema
+// (noLoader): a schema must not make the playground read files or fetch
+// URLs.
+func Compile(schema []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(noLoader{})
+	const url = "urn:playground:schema"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
 }
 
 // noLoader refuses every $ref outside the schema itself: a schema comes

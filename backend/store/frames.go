@@ -247,6 +247,22 @@ func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
 	return n, nil
 }
 
+// ResponseFrameID implements backend.FrameStore.
+func (d *DB) ResponseFrameID(ctx context.Context, sessionID int64, rpcID string) (int64, bool, error) {
+	var id int64
+	err := d.db.GetContext(ctx, &id, `
+	SELECT e.response_frame_id FROM frames f JOIN exchanges e ON e.request_frame_id = f.id
+	WHERE f.session_id = ? AND f.direction = ? AND f.rpc_type = 'request' AND f.rpc_id = ?
+	ORDER BY f.id DESC LIMIT 1`, sessionID, string(mcpclient.Outbound), rpcID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("store: response to request %s of session %d: %w", rpcID, sessionID, err)
+	}
+	return id, true, nil
+}
+
 // frameOf decodes a frame row, opening its sealed HTTP headers.
 func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 	f := backend.Frame{

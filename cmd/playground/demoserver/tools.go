@@ -123,6 +123,7 @@ func addTools(s *mcp.Server) {
 		InputSchema: protocolErrorSchema}, protocolError)
 	addSessionTools(s)
 	addTripTools(s)
+	addResultTools(s) // tools_results.go
 }
 
 type echoIn struct {

@@ -1,0 +1,8 @@
+package web
+
+// Exported for the tests of result rendering.
+var (
+	IsMarkdown     = isMarkdown
+	RenderMarkdown = renderMarkdown
+	OutcomeOf      = outcomeOf
+)
