@@ -60,8 +60,8 @@ func TestBrowserResources(t *testing.T) {
 			t.Error("the list does not mark the open resource")
 		}
 		p.do("read it", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-text"]`)))
-		if got := p.text(`[data-testid="content-text"]`); !strings.Contains(got, "Features") {
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="resource-text"]`)))
+		if got := p.text(`[data-testid="resource-text"]`); !strings.Contains(got, "Features") {
 			t.Errorf("the read shows %.200q", got)
 		}
 		if shots != "" {
@@ -87,7 +87,7 @@ func TestBrowserResources(t *testing.T) {
 		if got := p.text(`[data-testid="expanded-uri"]`); got != "demo://resource/dynamic/text/7" {
 			t.Errorf("the expanded URI is %q", got)
 		}
-		p.waitJS("wait for the text", "main", `(document.querySelector('[data-testid="content-text"]') || {textContent: ""}).textContent.startsWith("Resource 7:")`)
+		p.waitJS("wait for the text", "main", `(document.querySelector('[data-testid="resource-text"]') || {textContent: ""}).textContent.startsWith("Resource 7:")`)
 		if shots != "" {
 			p.screenshot(shots, "resource-template", `[data-testid="template"]`)
 		}
@@ -99,8 +99,8 @@ func TestBrowserResources(t *testing.T) {
 	})
 	t.Run("template with a binary resource", func(t *testing.T) {
 		readTemplate(t, "demo://resource/dynamic/blob/{resourceId}", "3")
-		p.waitJS("wait for the download link", "main", `!!document.querySelector('[data-testid="download"]')`)
-		if got := e2eEval[string](p, "read the link", "main", `document.querySelector('[data-testid="download"]').getAttribute("href")`); !strings.HasPrefix(got, "data:application/octet-stream;base64,") {
+		p.waitJS("wait for the download link", "main", `!!document.querySelector('[data-testid="resource-download"]')`)
+		if got := e2eEval[string](p, "read the link", "main", `document.querySelector('[data-testid="resource-download"]').getAttribute("href")`); !strings.HasPrefix(got, "data:application/octet-stream;base64,") {
 			t.Errorf("the download link is %.80q", got)
 		}
 	})
@@ -120,8 +120,8 @@ func TestBrowserResources(t *testing.T) {
 		subscribe(dynamic)
 		p.waitLive()
 		p.do("read it", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-text"]`)))
-		first := p.text(`[data-testid="content-text"]`)
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="resource-text"]`)))
+		first := p.text(`[data-testid="resource-text"]`)
 		if e2eEval[bool](p, "look for an update", "main", `!!document.querySelector('[data-testid="updated-at"], [data-testid="resource-marker"] .updated')`) {
 			t.Fatal("the page shows an update before any")
 		}
@@ -135,7 +135,7 @@ func TestBrowserResources(t *testing.T) {
 		time.Sleep(1100 * time.Millisecond) // the dynamic text names the second it was read
 		p.do("read again", `[data-testid="resource"]`, chromedp.Click(chromedp.CSS(`[data-testid="read-again"]`)))
 		p.waitJS("wait for the new contents", `[data-testid="resource"]`,
-			`(document.querySelector('[data-testid="content-text"]') || {textContent: ""}).textContent !== `+e2eJS(first))
+			`(document.querySelector('[data-testid="resource-text"]') || {textContent: ""}).textContent !== `+e2eJS(first))
 		if shots != "" {
 			p.screenshot(shots, "resource-updated", `[data-testid="resource"]`)
 		}

@@ -25,6 +25,7 @@ func TestBrowserResults(t *testing.T) {
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 	rich := e2eCard("rich_result")
 
+	p.openTool("rich_result")
 	p.submitTool("rich_result")
 	p.wantOutcome("rich_result", "result")
 	if h := p.text(rich + ` [data-testid="markdown"] h1`); h != "Demo report" {
@@ -60,6 +61,7 @@ func TestBrowserResults(t *testing.T) {
 	}
 
 	weather := e2eCard("weather")
+	p.openTool("weather")
 	p.setValue(weather+` [name="arg.city"]`, "Paris")
 	p.submitTool("weather")
 	if v := e2eEval[string](p, "read the verdict", weather, `document.querySelector(`+e2eJS(weather+` [data-testid="schema-verdict"]`)+`).dataset.verdict`); v != "match" {
@@ -68,32 +70,38 @@ func TestBrowserResults(t *testing.T) {
 
 	step := func(s string) { t.Logf("step: %s", s) }
 	step("reload")
-	p.do("reload the page", "main", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(rich+` [data-testid="outcome-from"]`)))
+	p.do("reload the page", "main", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(weather+` [data-testid="outcome-from"]`)))
+	if city := p.value(weather + ` [name="arg.city"]`); city != "Paris" {
+		t.Errorf("after a reload weather's city reads %q", city)
+	}
+	if v := e2eEval[string](p, "read the verdict", weather, `document.querySelector(`+e2eJS(weather+` [data-testid="schema-verdict"]`)+`).dataset.verdict`); v != "match" {
+		t.Errorf("after a reload weather's verdict is %q, want match", v)
+	}
+	if shots != "" {
+		p.screenshot(shots, "results-reloaded", weather)
+	}
+	p.openTool("rich_result")
+	p.waitJS("wait for rich_result's last outcome", rich, `!!document.querySelector(`+e2eJS(rich+` [data-testid="outcome-from"]`)+`)`)
 	if h := p.text(rich + ` [data-testid="markdown"] h1`); h != "Demo report" {
 		t.Errorf("after a reload the rich_result heading reads %q", h)
 	}
 	if from := p.text(rich + ` [data-testid="outcome-from"]`); !strings.Contains(from, "session "+p.liveSessionID()) {
 		t.Errorf("after a reload the outcome says %q", from)
 	}
-	if raw := p.value(weather + ` [data-testid="raw-args"]`); !strings.Contains(raw, `"city":"Paris"`) {
-		t.Errorf("after a reload weather's arguments read %q", raw)
-	}
-	if shots != "" {
-		p.screenshot(shots, "results-reloaded", weather)
-	}
 
 	step("big result")
 	big := e2eCard("big_result")
+	p.openTool("big_result")
 	p.setValue(big+` [name="arg.kib"]`, "5120")
 	p.submitTool("big_result")
 	p.wantOutcome("big_result", "result")
 	if cut := p.text(big + ` [data-testid="outcome-cut"]`); !strings.Contains(cut, "MiB: only its beginning is shown") {
 		t.Errorf("the cut notice reads %q", cut)
 	}
-	// The page answers a click at once: the Markdown toggle flips.
+	// The page answers a click at once: the input schema unfolds.
 	start := time.Now()
-	p.do("click the Markdown toggle", rich, chromedp.Click(chromedp.CSS(rich+` [data-testid="md-toggle"]`)))
-	p.waitJS("wait for the raw Markdown", rich, `document.querySelector(`+e2eJS(rich+` [data-md-raw]`)+`).offsetParent !== null`)
+	p.do("unfold the input schema", big, chromedp.Click(chromedp.CSS(big+` details > summary`)))
+	p.waitJS("wait for the input schema", big, `document.querySelector(`+e2eJS(big+` details`)+`).open`)
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("a click took %v to be handled with the 5 MiB result on the page", d)
 	}
