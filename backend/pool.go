@@ -46,6 +46,8 @@ type liveSession struct {
 	toolsStale atomic.Bool      // set when the server says its tool list changed
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
+
+	logLevel atomic.Value // string: the level asked for by SetLogLevel (logging.go)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -346,6 +348,7 @@ func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params 
 }
 
 func (p *Pool) call(ctx context.Context, ls *liveSession, method string, params json.RawMessage, opts ...mcpclient.CallOption) (CallResult, error) {
+	params = ls.withLogLevel(params)
 	var ps any
 	if len(params) > 0 {
 		ps = params
