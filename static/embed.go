@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds every static file, served under /static/.
 //
-//go:embed app.css app.js all:vendor
+//go:embed *.css *.js all:vendor
 var FS embed.FS
