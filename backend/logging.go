@@ -40,14 +40,16 @@ type LogEntry struct {
 }
 
 // LogQuery selects a session's log entries: those at MinLevel or above
-// ("" for all) whose logger or data holds Text, with frame ids below
-// BeforeID (0 for the newest), at most Limit of them.
+// ("" for all) whose logger or data holds Text, at most Limit of them:
+// the newest with frame ids below BeforeID (0: the newest of all), or,
+// with Forward, the oldest with frame ids above AfterID.
 type LogQuery struct {
 	SessionID int64
 	MinLevel  string
 	Text      string
 	BeforeID  int64
 	AfterID   int64
+	Forward   bool
 	Limit     int
 }
 
@@ -59,14 +61,12 @@ const (
 	logScanMax   = 20 * logScanBatch
 )
 
-// ListLogs returns the entries q selects, oldest first: the newest Limit
-// entries before BeforeID, or, with AfterID, the oldest Limit entries
-// after it (what a live view appends). more reports that older entries may
-// be left (scan from the first entry's FrameID).
+// ListLogs returns the entries q selects, oldest first. more reports that
+// Limit was reached: older entries (newer ones, with Forward) may be left.
 func ListLogs(ctx context.Context, frames FrameStore, q LogQuery) (entries []LogEntry, more bool, err error) {
 	min := LogSeverity(q.MinLevel) // -1 for "": every entry, whatever its level
 	fq := FrameQuery{
-		SessionID: q.SessionID, Limit: logScanBatch, Newest: q.AfterID == 0, AfterID: q.AfterID, BeforeID: q.BeforeID,
+		SessionID: q.SessionID, Limit: logScanBatch, Newest: !q.Forward, AfterID: q.AfterID, BeforeID: q.BeforeID,
 		Filter: FrameFilter{Direction: mcpclient.Inbound, Text: MethodLogMessage},
 	}
 	for scanned := 0; scanned < logScanMax; {

@@ -133,7 +133,7 @@ func TestListLogsPages(t *testing.T) {
 	if err != nil || more || levelsOf(oldest) != "warning" {
 		t.Errorf("the first page: %q (more %v, %v)", levelsOf(oldest), more, err)
 	}
-	after, _, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, Limit: 100, AfterID: all[21].FrameID})
+	after, _, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, Limit: 100, AfterID: all[21].FrameID, Forward: true})
 	if err != nil || levelsOf(after) != "alert emergency" {
 		t.Errorf("entries after the 22nd: %q (%v)", levelsOf(after), err)
 	}

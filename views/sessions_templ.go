@@ -493,11 +493,11 @@ func SessionPage(p Page, d SessionPageData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FrameList(d.Frames, d.Live && !d.Frames.History).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = LogsPanel(d.Logs).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = LogsPanel(d.Logs).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = FrameList(d.Frames, d.Live && !d.Frames.History).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -34,7 +34,7 @@ func (s *Server) LogsView(ctx context.Context, sessionID int64, csrf string, f v
 	if err != nil {
 		return views.LogsView{}, err
 	}
-	rows, err := s.logRows(ctx, sessionID, f, 0, 0)
+	rows, err := s.logRows(ctx, sessionID, f, 0, 0, false)
 	if err != nil {
 		return views.LogsView{}, err
 	}
@@ -46,22 +46,22 @@ func (s *Server) LogsView(ctx context.Context, sessionID int64, csrf string, f v
 }
 
 // logRows reads a page of entries: the newest before before (0: the
-// newest of all), or, with after, those that came after it.
-func (s *Server) logRows(ctx context.Context, sessionID int64, f views.LogFilter, before, after int64) (views.LogRowsView, error) {
+// newest of all), or, when forward, those that came after after.
+func (s *Server) logRows(ctx context.Context, sessionID int64, f views.LogFilter, before, after int64, forward bool) (views.LogRowsView, error) {
 	entries, more, err := backend.ListLogs(ctx, s.deps.Frames, backend.LogQuery{
-		SessionID: sessionID, MinLevel: f.MinLevel, Text: f.Text, BeforeID: before, AfterID: after, Limit: logPageSize,
+		SessionID: sessionID, MinLevel: f.MinLevel, Text: f.Text, BeforeID: before, AfterID: after, Forward: forward, Limit: logPageSize,
 	})
 	if err != nil {
 		return views.LogRowsView{}, err
 	}
 	// Rows appended live never offer older ones: those are above them.
-	return views.LogRowsView{SessionID: sessionID, Filter: f, Entries: entries, More: more && after == 0}, nil
+	return views.LogRowsView{SessionID: sessionID, Filter: f, Entries: entries, More: more && !forward}, nil
 }
 
 // sessionLogs answers GET /sessions/:id/logs: the whole Logs panel, or
 // with rows=1 only the rows (before=ID: the page before that entry, which
 // replaces the "Older entries" row; after=ID: the entries since, which the
-// live view appends).
+// live view appends, after=0 for all of them from the first).
 func (s *Server) sessionLogs(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Server) sessionLogs(c echo.Context) error {
 	if _, err := s.deps.Sessions.GetSession(ctx, id); err != nil {
 		return err
 	}
-	rows, err := s.logRows(ctx, id, f, before, after)
+	rows, err := s.logRows(ctx, id, f, before, after, c.QueryParam("after") != "")
 	if err != nil {
 		return err
 	}

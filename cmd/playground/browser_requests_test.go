@@ -211,10 +211,19 @@ func TestBrowserLogsPanel(t *testing.T) {
 	p.waitJS("wait for the live panel's WebSocket", `[data-testid="traffic-panel"]`,
 		`(() => { const s = document.querySelector("[data-ws-status]"); return !!s && s.textContent.trim() === "live"; })()`)
 	logs := `[data-testid="logs"]`
+	// idle waits until no request of the panel is in flight.
+	idle := func() {
+		t.Helper()
+		p.waitJS("wait for the Logs panel to settle", logs, `!document.querySelector('[data-testid="logs"].htmx-request, [data-testid="logs"] .htmx-request, [data-testid="logs"].htmx-swapping, [data-testid="logs"].htmx-settling')`)
+	}
 	setLevel := func(level, want string) {
 		t.Helper()
-		p.do("choose the level "+level, logs, chromedp.SetValue(chromedp.CSS(logs+` [data-testid="log-level"]`), level),
-			chromedp.Click(chromedp.CSS(logs+` [data-testid="log-level-set"]`)))
+		idle()
+		p.do("choose the level "+level, logs, chromedp.Evaluate[chromedp.Void](`(() => {
+			const f = document.querySelector('[data-testid="log-level-form"]');
+			f.querySelector('[name="level"]').value = `+e2eJS(level)+`;
+			f.requestSubmit();
+		})()`))
 		p.waitJS("wait for the level's answer", logs, `(document.querySelector('[data-testid="log-level-result"]') || {}).textContent === `+e2eJS(want))
 	}
 	callLog := func(level, message string) {
@@ -245,14 +254,25 @@ func TestBrowserLogsPanel(t *testing.T) {
 		p.screenshot(dir, "logs-panel", logs)
 	}
 
-	p.do("filter at error and above", logs, chromedp.SetValue(chromedp.CSS(logs+` [data-testid="logs-filter-level"]`), "error"),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="logs-filter-level"]').dispatchEvent(new Event("change", {bubbles: true}))`))
+	filter := func(level, text string) {
+		t.Helper()
+		idle()
+		p.do("filter at "+level+" and above, by "+text, logs, chromedp.Evaluate[chromedp.Void](`(() => {
+			const f = document.querySelector('[data-testid="logs-filter"]');
+			f.querySelector('[name="q"]').value = `+e2eJS(text)+`;
+			const l = f.querySelector('[name="level"]');
+			l.value = `+e2eJS(level)+`;
+			l.dispatchEvent(new Event("change", {bubbles: true}));
+		})()`))
+	}
+	filter("error", "")
 	waitRows("error:error message\nsecond line | critical:critical message\nsecond line")
-	p.do("filter by text", logs, chromedp.SendKeys(chromedp.CSS(logs+` [data-testid="logs-filter-text"]`), "critical"))
+	p.do("type a text filter", logs, chromedp.SendKeys(chromedp.CSS(logs+` [data-testid="logs-filter-text"]`), "critical"))
 	waitRows("critical:critical message\nsecond line")
-	p.do("clear the filter", logs, chromedp.SetValue(chromedp.CSS(logs+` [data-testid="logs-filter-level"]`), ""),
-		chromedp.SetValue(chromedp.CSS(logs+` [data-testid="logs-filter-text"]`), ""),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="logs-filter-level"]').dispatchEvent(new Event("change", {bubbles: true}))`))
+	if focused := e2eEval[bool](p, "see where the cursor is", logs, `document.activeElement === document.querySelector('[data-testid="logs-filter-text"]')`); !focused {
+		t.Error("the search box lost the cursor when the panel reloaded")
+	}
+	filter("", "")
 	waitRows("warning:warning message\nsecond line | error:error message\nsecond line | critical:critical message\nsecond line")
 
 	// A lower level lets info through, arriving live below the others.
