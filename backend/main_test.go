@@ -40,11 +40,21 @@ type echoArgs struct {
 }
 
 // newSDKServer returns an official Go SDK server with the tools echo, pid
-// (the process id, as text), hang (waits until cancelled) and
+// (the process id, as text), hang (waits until cancelled),
 // progress_hang (reports progress 1 and 2 of 2, then waits until
-// cancelled).
+// cancelled) and log (logs "<level> line" at each of the eight levels,
+// which the SDK sends only at the level the client asked for and above).
 func newSDKServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "log", Description: "logs a line at each level"},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			for _, level := range backend.LogLevels {
+				if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: "test", Data: level + " line"}); err != nil {
+					return nil, nil, err
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "logged"}}}, nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil

@@ -57,6 +57,8 @@ type liveSession struct {
 	resources resourceSubs // resource subscriptions (resources.go)
 	// publish delivers an event of this session to its viewers.
 	publish func(Event)
+
+	logLevel atomic.Value // string: the level asked for by SetLogLevel (logging.go)
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
@@ -381,6 +383,7 @@ func (p *Pool) Call(ctx context.Context, sessionID int64, method string, params 
 }
 
 func (p *Pool) call(ctx context.Context, ls *liveSession, method string, params json.RawMessage, opts ...mcpclient.CallOption) (CallResult, error) {
+	params = ls.withLogLevel(params)
 	var ps any
 	if len(params) > 0 {
 		ps = params

@@ -105,7 +105,7 @@ func TestPoolHTTPSession(t *testing.T) {
 		for _, tl := range tools {
 			names = append(names, tl.Name)
 		}
-		if strings.Join(names, ",") != "echo,hang,pid,progress_hang" {
+		if strings.Join(names, ",") != "echo,hang,log,pid,progress_hang" {
 			t.Errorf("tools = %v", names)
 		}
 		if _, err := e.pool.Tools(ctx, sess.ID, false); err != nil { // cached

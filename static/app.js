@@ -92,50 +92,6 @@
     if (button) button.parentElement.remove();
   });
 
-  // A server request (elicitation, sampling) that arrives while its card is
-  // out of sight is announced by a toast that leads to it.
-  function announceInput(card) {
-    var box = card.getBoundingClientRect();
-    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
-    var old = document.querySelector("[data-input-toast]");
-    if (old) old.remove();
-    var toast = document.createElement("div");
-    toast.className = "toast";
-    toast.setAttribute("role", "alert");
-    toast.setAttribute("data-input-toast", "");
-    toast.setAttribute("data-testid", "input-toast");
-    var heading = card.querySelector("h3");
-    var text = document.createElement("span");
-    text.textContent = "The server is asking: " + (heading ? heading.textContent.trim() : "an answer");
-    var go = document.createElement("button");
-    go.type = "button";
-    go.textContent = "Answer";
-    go.setAttribute("data-testid", "input-toast-go");
-    go.addEventListener("click", function () {
-      toast.remove();
-      card.scrollIntoView({ block: "start" });
-      var field = card.querySelector("input:not([type=hidden]), select, textarea, button");
-      if (field) field.focus({ preventScroll: true });
-    });
-    var close = document.createElement("button");
-    close.type = "button";
-    close.className = "dismiss";
-    close.setAttribute("data-dismiss", "");
-    close.setAttribute("aria-label", "Dismiss");
-    close.textContent = "×";
-    toast.append(text, go, close);
-    document.body.append(toast);
-  }
-  new MutationObserver(function (records) {
-    records.forEach(function (r) {
-      r.addedNodes.forEach(function (n) {
-        if (n.nodeType !== 1) return;
-        if (n.matches(".input")) announceInput(n);
-        n.querySelectorAll(".input").forEach(announceInput);
-      });
-    });
-  }).observe(document.documentElement, { childList: true, subtree: true });
-
   // The console's method list fills the params box with the method's
   // template, unless the box holds something typed by hand.
   document.addEventListener("change", function (e) {

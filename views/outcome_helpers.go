@@ -2,7 +2,6 @@ package views
 
 import (
 	"encoding/base64"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -21,8 +20,6 @@ func linkName(c ContentView) string {
 }
 
 func joinComma(s []string) string { return strings.Join(s, ", ") }
-
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // downloadURL makes a data URL that downloads binary contents whose
 // payload is valid base64, as an opaque file: the browser never renders

@@ -2,9 +2,8 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,21 +20,6 @@ type elicitParams struct {
 	URL             string          `json:"url"`
 }
 
-// sampleParams is what sampling/createMessage carries.
-type sampleParams struct {
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"` // one block or an array of blocks
-	} `json:"messages"`
-	SystemPrompt     string `json:"systemPrompt"`
-	MaxTokens        int64  `json:"maxTokens"`
-	ModelPreferences struct {
-		Hints []struct {
-			Name string `json:"name"`
-		} `json:"hints"`
-	} `json:"modelPreferences"`
-}
-
 // inputView describes a waiting request for the page.
 func inputView(req backend.InputRequest) views.InputView {
 	v := views.InputView{ID: req.ID, Params: prettyJSON(req.Params), Values: map[string]string{}}
@@ -46,46 +30,20 @@ func inputView(req backend.InputRequest) views.InputView {
 		v.Message = p.Message
 		if p.Mode == "url" {
 			v.Kind, v.RawURL = views.InputElicitURL, p.URL
-			if u, err := url.Parse(p.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-				v.URL = p.URL
+			target, err := backend.ElicitURLTarget(p.URL)
+			if err != nil {
+				v.URLError = backend.ErrorMessageOf(err)
 			}
+			v.Target = target
 			return v
 		}
 		v.Kind, v.Form = views.InputElicitForm, schemaform.Parse(p.RequestedSchema)
 		v.Values = v.Form.Defaults()
 	case backend.MethodSample:
-		var p sampleParams
-		_ = json.Unmarshal(req.Params, &p)
-		v.Kind, v.SystemPrompt, v.MaxTokens = views.InputSample, p.SystemPrompt, p.MaxTokens
-		for _, m := range p.Messages {
-			v.Messages = append(v.Messages, views.SampleMessage{Role: m.Role, Text: contentText(m.Content)})
-		}
-		if len(p.ModelPreferences.Hints) > 0 {
-			v.ModelHint = p.ModelPreferences.Hints[0].Name
-		}
+		v.Kind = views.InputSample
+		v.Sample, _ = backend.ParseSampling(req.Params) // zero when malformed; Params shows it raw
 	}
 	return v
-}
-
-// contentText renders sampling content (one block or several) as text.
-func contentText(raw json.RawMessage) string {
-	var blocks []backend.Content
-	if json.Unmarshal(raw, &blocks) != nil {
-		var one backend.Content
-		if json.Unmarshal(raw, &one) != nil {
-			return string(raw)
-		}
-		blocks = []backend.Content{one}
-	}
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		} else {
-			parts = append(parts, "["+b.Type+" "+b.MimeType+"]")
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // inputViews lists the session's waiting requests for the page.
@@ -115,17 +73,19 @@ func (s *Server) answerInput(c echo.Context) error {
 	}
 	view := inputView(req)
 	view.Values = formValues(c)
-	view.Values["reply"], view.Values["model"] = c.FormValue("reply"), c.FormValue("model")
 	action := c.FormValue("_action")
 
+	if view.Kind == views.InputSample {
+		return s.answerSample(c, sessionID, view, action)
+	}
 	var result any
 	switch {
-	case action == "decline" && view.Kind == views.InputSample:
-		err = s.deps.Inbox.Refuse(inputID, &backend.JSONRPCError{Code: -1, Message: "The user refused the sampling request."})
-		return s.inputAnswered(c, inputID, err, "Refused.")
 	case action == "decline" || action == "cancel":
 		result = map[string]string{"action": action}
 	case view.Kind == views.InputElicitURL:
+		if view.URLError != "" {
+			return backend.Errorf(backend.EInvalid, "The URL is not offered, so it cannot be accepted; decline or cancel.")
+		}
 		result = map[string]string{"action": "accept"}
 	case view.Kind == views.InputElicitForm:
 		content, fieldErrs := formArguments(view.Form, view.Values)
@@ -134,18 +94,6 @@ func (s *Server) answerInput(c echo.Context) error {
 			return render(c, http.StatusOK, views.InputCard(sessionID, view))
 		}
 		result = map[string]any{"action": "accept", "content": content}
-	case view.Kind == views.InputSample:
-		reply := strings.TrimSpace(view.Values["reply"])
-		if reply == "" {
-			view.Errors = map[string]string{"reply": "Write the reply the model would give."}
-			return render(c, http.StatusOK, views.InputCard(sessionID, view))
-		}
-		model := strings.TrimSpace(view.Values["model"])
-		if model == "" {
-			model = "playground-user"
-		}
-		result = map[string]any{"role": "assistant", "content": map[string]string{"type": "text", "text": reply},
-			"model": model, "stopReason": "endTurn"}
 	default:
 		return backend.Errorf(backend.EInvalid, "Unknown answer %q.", action)
 	}
@@ -154,6 +102,25 @@ func (s *Server) answerInput(c echo.Context) error {
 		return err
 	}
 	return s.inputAnswered(c, inputID, s.deps.Inbox.Answer(inputID, body), "Answer sent.")
+}
+
+// answerSample sends the reply written for a sampling request, or its
+// refusal; an empty reply re-renders the card with the error at the text.
+func (s *Server) answerSample(c echo.Context, sessionID int64, view views.InputView, action string) error {
+	view.Values["reply"], view.Values["model"], view.Values["stopReason"] = c.FormValue("reply"), c.FormValue("model"), c.FormValue("stopReason")
+	switch action {
+	case "decline":
+		return s.inputAnswered(c, view.ID, s.deps.Inbox.DeclineSample(view.ID), "Declined.")
+	case "accept":
+		err := s.deps.Inbox.ReplySample(view.ID, backend.SampleReply{Text: view.Values["reply"], Model: view.Values["model"], StopReason: view.Values["stopReason"]})
+		var appErr *backend.Error
+		if errors.As(err, &appErr) && appErr.Code == backend.EInvalid {
+			view.Errors = map[string]string{"reply": appErr.Message}
+			return render(c, http.StatusOK, views.InputCard(sessionID, view))
+		}
+		return s.inputAnswered(c, view.ID, err, "Reply sent.")
+	}
+	return backend.Errorf(backend.EInvalid, "Unknown answer %q.", action)
 }
 
 func (s *Server) inputAnswered(c echo.Context, inputID int64, err error, done string) error {

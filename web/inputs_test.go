@@ -598,12 +598,22 @@ func TestInputsPage(t *testing.T) {
 		tests := []struct {
 			name     string
 			url      string
-			link     bool
+			link     bool     // the page links to the URL (behind "Open <domain>?")
+			shows    []string // what the card shows
 			absent   string
+			action   string
 			received string
 		}{
-			{"https", "https://example.com/sign-in?x=1&y=2", true, "", "https://example.com/sign-in?x=1&amp;y=2"},
-			{"javascript", "javascript:alert(1)", false, `href="javascript:`, "javascript:alert(1)"},
+			{"https", "https://example.com/sign-in?x=1&y=2", true,
+				[]string{`data-testid="url-domain">example.com<`, `Open example.com in a new tab?`}, "", "accept", "https://example.com/sign-in?x=1&amp;y=2"},
+			{"internationalised domain shown as ASCII", "https://bücher.example/login", true,
+				[]string{`data-testid="url-domain">xn--bcher-kva.example<`, `data-testid="url-idn"`, "written bücher.example"}, "", "accept", "https://bücher.example/login"},
+			{"name before the host", "https://bank.example@evil.example/", true,
+				[]string{`data-testid="url-domain">evil.example<`, `data-testid="url-userinfo"`}, "", "accept", "https://bank.example@evil.example/"},
+			{"javascript", "javascript:alert(1)", false,
+				[]string{`data-testid="url-refused"`, "only http and https"}, `href="javascript:`, "decline", "javascript:alert(1)"},
+			{"data", "data:text/html,<script>alert(1)</script>", false,
+				[]string{`data-testid="url-refused"`, "data: URL"}, `href="data:`, "cancel", "data:text/html,&lt;script&gt;"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -614,19 +624,36 @@ func TestInputsPage(t *testing.T) {
 					!strings.Contains(page.Body, tt.received) {
 					t.Errorf("the server page lacks the URL card showing %s:\n%s", tt.received, page.Body)
 				}
-				link := fmt.Sprintf(`<a href="%s" target="_blank" rel="noopener noreferrer">`, tt.received)
+				for _, want := range tt.shows {
+					if !strings.Contains(page.Body, want) {
+						t.Errorf("the URL card lacks %s", want)
+					}
+				}
+				link := fmt.Sprintf(`href="%s" target="_blank" rel="noopener noreferrer"`, tt.received)
 				if got := strings.Contains(page.Body, link); got != tt.link {
 					t.Errorf("the page links to the URL: %v, want %v\n%s", got, tt.link, page.Body)
+				}
+				if tt.link && !regexp.MustCompile(`data-url-confirm hidden[^>]*>[^<]*<span>Open [^<]*</span> <a class="button" href="`).MatchString(page.Body) {
+					t.Errorf("the link is not behind a hidden confirmation:\n%s", page.Body)
+				}
+				if hasAccept := strings.Contains(page.Body, `value="accept" data-testid="input-accept"`); hasAccept != tt.link {
+					t.Errorf("the card offers Accept: %v, want %v", hasAccept, tt.link)
 				}
 				if tt.absent != "" && strings.Contains(page.Body, tt.absent) {
 					t.Errorf("the page holds %s", tt.absent)
 				}
-				r := d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {"accept"}})
-				if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) {
-					t.Fatalf("done: %d\n%s", r.Status, r.Body)
+				if !tt.link {
+					r := d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {"accept"}})
+					if strings.Contains(r.Body, `data-testid="input-answered"`) || len(listInputs(t, d, sess.ID)) != 1 {
+						t.Errorf("accepting a refused URL was sent: %d %s", r.Status, r.Body)
+					}
 				}
-				if card := finished(t, "the visit call", call); !strings.Contains(card.Body, "accept:") {
-					t.Errorf("the visit card after Done:\n%s", card.Body)
+				r := d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {tt.action}})
+				if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) {
+					t.Fatalf("%s: %d\n%s", tt.action, r.Status, r.Body)
+				}
+				if card := finished(t, "the visit call", call); !strings.Contains(card.Body, tt.action+":") {
+					t.Errorf("the visit card after %s:\n%s", tt.action, card.Body)
 				}
 			})
 		}
@@ -679,8 +706,23 @@ func TestInputsPage(t *testing.T) {
 		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) {
 			t.Fatalf("refuse: %d\n%s", r.Status, r.Body)
 		}
-		if card := finished(t, "the sample call", call); !strings.Contains(card.Body, `data-outcome="tool-error"`) || !strings.Contains(card.Body, "refused") {
+		// The server got the spec's refusal: JSON-RPC error -1.
+		if card := finished(t, "the sample call", call); !strings.Contains(card.Body, `data-outcome="tool-error"`) || !strings.Contains(card.Body, "User rejected sampling request") {
 			t.Errorf("the sample card after a refusal:\n%s", card.Body)
+		}
+		var frames []struct {
+			Direction string          `json:"direction"`
+			Body      json.RawMessage `json:"body"`
+		}
+		found := false
+		for deadline := time.Now().Add(5 * time.Second); !found && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/sessions/%d/frames", sess.ID), nil, &frames) // the recorder commits in batches
+			for _, f := range frames {
+				found = found || (f.Direction == "out" && strings.Contains(string(f.Body), `"error":{"code":-1,"message":"User rejected sampling request"}`))
+			}
+		}
+		if !found {
+			t.Errorf("no outbound JSON-RPC error -1 among the session's frames: %s", frames)
 		}
 	})
 

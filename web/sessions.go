@@ -60,5 +60,9 @@ func (s *Server) showSession(c echo.Context) error {
 	if d.Live {
 		d.Inputs = s.inputViews(id)
 	}
+	csrf, _ := c.Get(csrfKey).(string)
+	if d.Logs, err = s.LogsView(ctx, id, csrf, views.LogFilter{}); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.SessionPage(page(c, "Session "+itoa(id)), d))
 }

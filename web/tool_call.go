@@ -124,4 +124,3 @@ func parseTimeout(v string) (d time.Duration, msg string) {
 	}
 	return time.Duration(n) * time.Second, ""
 }
-
