@@ -285,7 +285,7 @@ func TestBrowserDashboard(t *testing.T) {
 	p.typeInto(sumCard+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	input = p.waitInput("sample", "")
-	if got := p.text(input + ` [data-testid="input-message"]`); !strings.Contains(got, "hello world") {
+	if got := p.text(input + ` [data-testid="sample-text"]`); !strings.Contains(got, "hello world") {
 		t.Errorf("the sampling card shows the message %q, want it to quote %q\n%s", got, "hello world", p.dump(input))
 	}
 	p.typeInto(input+` textarea[name="reply"]`, "short")
