@@ -163,8 +163,9 @@
     });
   });
 
-  // A section's item list: the search box hides the items that do not
-  // match as the user types; Enter opens the first item still shown.
+  // A section's item list: the search box hides the items whose text and
+  // description (the link's title) do not match as the user types; Enter
+  // opens the first item still shown.
   function filterItems(input) {
     var list = input.closest("[data-testid=item-list]");
     var items = list.querySelectorAll("[data-items] > li");
@@ -172,7 +173,9 @@
     function apply() {
       var q = input.value.trim().toLowerCase(), shown = 0;
       items.forEach(function (li) {
-        var on = q === "" || li.textContent.toLowerCase().indexOf(q) >= 0;
+        var link = li.querySelector("a");
+        var text = li.textContent + " " + (link ? link.title : "");
+        var on = q === "" || text.toLowerCase().indexOf(q) >= 0;
         li.hidden = !on;
         if (on) shown++;
       });

@@ -56,7 +56,7 @@ func (s *Server) showPrompts(c echo.Context) error {
 			if open < 0 {
 				open = i
 			}
-			links = append(links, views.ItemLink{Name: p.Name, Title: p.Title, Href: base + "/" + url.PathEscape(p.Name), Active: i == open})
+			links = append(links, views.ItemLink{Name: p.Name, Title: p.Title, Description: p.Description, Href: base + "/" + url.PathEscape(p.Name), Active: i == open})
 		}
 		list := views.ItemList("prompts", base, query, links, len(prompts))
 		if open < 0 {

@@ -50,7 +50,7 @@ func (s *Server) showTools(c echo.Context) error {
 			if open < 0 {
 				open = i
 			}
-			links = append(links, views.ItemLink{Name: t.Name, Title: t.Title, Href: base + "/" + url.PathEscape(t.Name), Active: i == open})
+			links = append(links, views.ItemLink{Name: t.Name, Title: t.Title, Description: t.Description, Href: base + "/" + url.PathEscape(t.Name), Active: i == open})
 		}
 		list := views.ItemList("tools", base, query, links, len(cached))
 		if open < 0 {

@@ -45,8 +45,8 @@ func TestToolsSection(t *testing.T) {
 	}
 	for _, n := range names {
 		href := base + "/" + url.PathEscape(n)
-		if !strings.Contains(r.Body, `href="`+href+`"`) {
-			t.Errorf("the list has no link %s for %q", href, n)
+		if !strings.Contains(r.Body, `href="`+href+`"`) || !strings.Contains(r.Body, `data-item="`+htmlEscape(n)+`" title="the tool `+htmlEscape(n)+`"`) {
+			t.Errorf("the list has no link %s for %q, with its description as the tooltip", href, n)
 		}
 		one := d.get(t, href)
 		if one.Status != http.StatusOK || !strings.Contains(one.Body, `data-testid="tool" data-tool="`+htmlEscape(n)+`"`) {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -45,6 +46,34 @@ func TestBrowserToolListChangesLive(t *testing.T) {
 	if !e2eEval[bool](p, "check the marker", "", `window.e2eSamePage === true`) {
 		t.Error("the page was reloaded; the list must change in place")
 	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
+
+// TestBrowserToolSearch types into the Tools section's search box: the
+// list keeps the tools whose name, title or description holds the text
+// (ask_name only for "elicitation", which only its description says),
+// each description is its link's tooltip, and Enter opens the first
+// tool still shown.
+func TestBrowserToolSearch(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	p.connectDemoServer(srv.URL)
+	p.openSection("tools")
+	list := `[data-testid="item-list"]`
+	shown := func() string {
+		return e2eEval[string](p, "read the tools shown", list,
+			`Array.from(document.querySelectorAll('[data-testid="item-list"] li:not([hidden]) [data-testid="item-link"]'), a => a.dataset.item).join(",")`)
+	}
+	p.typeInto(list+` [data-testid="item-search"]`, "elicitation")
+	if got := shown(); got != "ask_name" {
+		t.Errorf("searching for \"elicitation\" shows %q, want ask_name alone", got)
+	}
+	if tip := e2eEval[string](p, "read the tooltip", list, `document.querySelector('[data-item="ask_name"]').title`); !strings.Contains(tip, "elicitation") {
+		t.Errorf("ask_name's tooltip reads %q", tip)
+	}
+	p.do("press Enter", list, chromedp.SendKeys(chromedp.CSS(list+` [data-testid="item-search"]`), "\r"),
+		chromedp.WaitVisible(chromedp.CSS(e2eCard("ask_name"))))
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}

@@ -35,9 +35,11 @@ const (
 )
 
 const instructions = `This is the MCP Playground demo server. It exists to exercise every MCP feature:
-- tools: echo, add, greet, create_user (rich input schemas), weather (structured output),
-  tiny_image (image content), fail (isError result), slow (progress and cancellation),
-  ask_name (elicitation), summarize (sampling), log (log notifications);
+- tools: echo, add, greet, create_user, plan_trip (rich input schemas), weather (structured output),
+  tiny_image (image content), rich_result (every kind of content block), big_result (a result of
+  any size), fail (isError result), protocol_error (a JSON-RPC error), slow (progress and
+  cancellation), ask_name (elicitation), summarize (sampling), log (log notifications),
+  toggle_bonus (changes the tool list);
 - resources: demo://readme, demo://config.json, demo://logo.png (binary),
   demo://clock (changes; subscribe to get notifications/resources/updated),
   and the template demo://users/{id};
