@@ -83,10 +83,13 @@ func TestLogsPanel(t *testing.T) {
 		}
 	}
 
-	page := d.get(t, fmt.Sprintf("/sessions/%d", sess.ID))
-	for _, want := range []string{`data-testid="logs"`, `data-testid="logs-empty"`, `hx-post="` + levelPath + `"`, "sends logging/setLevel"} {
-		if !strings.Contains(page.Body, want) {
-			t.Errorf("the session page lacks %s", want)
+	for _, path := range []string{fmt.Sprintf("/sessions/%d", sess.ID), fmt.Sprintf("/servers/%d/logs", srv.ID)} {
+		page := d.get(t, path)
+		for _, want := range []string{`data-testid="logs"`, `data-testid="logs-empty"`, `hx-post="` + levelPath + `"`, "sends logging/setLevel",
+			"until they are asked for a level"} {
+			if !strings.Contains(page.Body, want) {
+				t.Errorf("%s lacks %s", path, want)
+			}
 		}
 	}
 
