@@ -89,9 +89,45 @@ func sfConstraints(f *schemaform.Field) string {
 		parts = append(parts, "matching "+f.Pattern)
 	}
 	if f.Default != nil {
-		parts = append(parts, "default "+string(f.Default))
+		parts = append(parts, "default "+sfDefaultText(f))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// sfDefaultText is a field's default as the user sees it: an enum's or a
+// multi-choice's members by the names its options show (the compact JSON
+// of the default for any other field, or a member no option has).
+func sfDefaultText(f *schemaform.Field) string {
+	label := func(value string) (string, bool) {
+		for _, o := range f.Options {
+			if o.Value == value {
+				return o.Label, true
+			}
+		}
+		return "", false
+	}
+	switch f.Kind {
+	case schemaform.KindEnum:
+		if l, ok := label(string(f.Default)); ok {
+			return l
+		}
+	case schemaform.KindMulti:
+		chosen, err := schemaform.ChosenMembers(string(f.Default))
+		if err != nil || len(chosen) == 0 {
+			break
+		}
+		var names []string
+		for _, o := range f.Options {
+			if chosen[o.Value] {
+				names = append(names, o.Label)
+				delete(chosen, o.Value)
+			}
+		}
+		if len(chosen) == 0 {
+			return strings.Join(names, ", ")
+		}
+	}
+	return string(f.Default)
 }
 
 // sfInputType is the HTML input type of a leaf field: the browser's own

@@ -58,3 +58,23 @@ func TestSchemaFormRenders(t *testing.T) {
 		t.Logf("the form:\n%s", html)
 	}
 }
+
+// TestSchemaFormDefaultNamesChoices says an enum's and a multi-choice's
+// default by the names the choices show (enumNames, titled consts), not by
+// their values, which the form never shows; other defaults stay JSON.
+func TestSchemaFormDefaultNamesChoices(t *testing.T) {
+	form := schemaform.Parse(json.RawMessage(`{"type": "object", "properties": {
+		"hero": {"type": "string", "oneOf": [{"const": "hero-1", "title": "Superman"}, {"const": "hero-2", "title": "Wonder Woman"}], "default": "hero-2"},
+		"pet": {"type": "string", "enum": ["pet-1", "pet-2"], "enumNames": ["Cats", "Dogs"], "default": "pet-1"},
+		"fish": {"type": "array", "items": {"anyOf": [{"const": "fish-1", "title": "Tuna"}, {"const": "fish-2", "title": "Salmon"}, {"const": "fish-3", "title": "Trout"}]}, "default": ["fish-3", "fish-1"]},
+		"odd": {"type": "string", "enum": ["a", "b"], "default": "z"},
+		"line": {"type": "string", "default": "It was a dark night."}
+	}}`))
+	want := map[string]string{"hero": "default Wonder Woman", "pet": "default Cats", "fish": "default Tuna, Trout",
+		"odd": `default "z"`, "line": `default "It was a dark night."`}
+	for _, f := range form.Root.Fields {
+		if got := sfConstraints(f); got != want[f.Name] {
+			t.Errorf("%s's limits read %q, want %q", f.Name, got, want[f.Name])
+		}
+	}
+}
