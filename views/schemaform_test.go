@@ -11,8 +11,9 @@ import (
 // TestSchemaFormRenders renders a form filled from arguments: every input
 // is named by its path, arrays have one item per element plus a template
 // for new ones, a union shows the chosen branch with a template for each,
-// nullable fields a null box, optional booleans a "not sent" box, and
-// errors sit at their fields.
+// nullable fields a null box, optional booleans a "not sent" box, a
+// multi-choice group is named by its label, and errors sit at their
+// fields.
 func TestSchemaFormRenders(t *testing.T) {
 	form := schemaform.Parse(json.RawMessage(`{"type": "object", "properties": {
 		"trip": {"type": "object", "properties": {
@@ -24,7 +25,8 @@ func TestSchemaFormRenders(t *testing.T) {
 		]},
 		"note": {"type": ["string", "null"]},
 		"quiet": {"type": "boolean"},
-		"when": {"type": "string", "format": "date"}
+		"when": {"type": "string", "format": "date"},
+		"tags": {"type": "array", "items": {"enum": ["x", "y"]}, "uniqueItems": true}
 	}}`))
 	values := schemaform.ValuesOf(form, json.RawMessage(`{"trip": {"stops": [{"city": "a@b.c"}, {"n": 2}]}, "go": {"by": "ride", "speed": 3}, "note": null}`))
 	errs := map[string]string{"trip.stops.1.city": "This field is required."}
@@ -49,6 +51,8 @@ func TestSchemaFormRenders(t *testing.T) {
 		`min="1"`,
 		`data-sf-names="[&#34;by&#34;,&#34;by&#34;,&#34;speed&#34;]"`,
 		`name="_raw"`,
+		`<label id="f-tags-label">`,
+		`role="group" aria-labelledby="f-tags-label"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the form lacks %s", want)
