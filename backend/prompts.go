@@ -69,9 +69,9 @@ func (p *Pool) Prompt(ctx context.Context, sessionID int64, name string) (Prompt
 }
 
 // GetPrompt sends prompts/get for the named prompt with args (none when
-// empty). Like Call, a JSON-RPC error answer is a CallResult with Error
-// set; Go errors mean no answer came.
-func (p *Pool) GetPrompt(ctx context.Context, sessionID int64, name string, args map[string]string) (CallResult, error) {
+// empty), tuned by o like CallWith. Like Call, a JSON-RPC error answer is
+// a CallResult with Error set; Go errors mean no answer came.
+func (p *Pool) GetPrompt(ctx context.Context, sessionID int64, name string, args map[string]string, o CallOptions) (CallResult, error) {
 	params, err := json.Marshal(struct {
 		Name      string            `json:"name"`
 		Arguments map[string]string `json:"arguments,omitempty"`
@@ -79,7 +79,7 @@ func (p *Pool) GetPrompt(ctx context.Context, sessionID int64, name string, args
 	if err != nil {
 		return CallResult{}, err
 	}
-	return p.Call(ctx, sessionID, "prompts/get", params)
+	return p.CallWith(ctx, sessionID, "prompts/get", params, o)
 }
 
 // ErrNoCompletions is Complete's error for a server that does not declare

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +21,8 @@ func promptHandler(text string) mcp.PromptHandler {
 
 // TestPoolPrompts lists a server's prompts once, keeps the list until the
 // server says it changed (notifications/prompts/list_changed), then lists
-// them again; GetPrompt sends prompts/get, and an unknown prompt is
-// ENotFound.
+// them again; GetPrompt sends prompts/get (and names its stored response
+// frame when asked), and an unknown prompt is ENotFound.
 func TestPoolPrompts(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
@@ -38,9 +39,11 @@ func TestPoolPrompts(t *testing.T) {
 	if err != nil || len(prompts) != 1 || prompts[0].Name != "one" {
 		t.Fatalf("Prompts = %+v, %v", prompts, err)
 	}
-	res, err := e.pool.GetPrompt(ctx, sess.ID, "one", nil)
-	if err != nil || res.Error != nil || len(res.Result) == 0 {
-		t.Errorf("GetPrompt = %+v, %v", res, err)
+	res, err := e.pool.GetPrompt(ctx, sess.ID, "one", nil, backend.CallOptions{ResponseFrame: true})
+	if err != nil || res.Error != nil || len(res.Result) == 0 || res.ResponseFrameID == 0 {
+		t.Errorf("GetPrompt = %+v, %v; want a result and its response frame id", res, err)
+	} else if f, err := e.db.GetFrame(ctx, res.ResponseFrameID); err != nil || f.Method != "prompts/get" || !strings.Contains(string(f.Body), "first") {
+		t.Errorf("GetPrompt's response frame = %+v, %v", f, err)
 	}
 	if _, err := e.pool.Prompt(ctx, sess.ID, "two"); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("Prompt(two) before it exists: %v", err)

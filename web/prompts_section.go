@@ -19,6 +19,7 @@ import (
 // showPrompts is a server's Prompts section: the searchable list of its
 // prompts beside one prompt's card, the one the URL names
 // (/servers/ID/prompts/NAME) or else the first that the search keeps.
+// The card shows the prompt's last get: its arguments and messages.
 func (s *Server) showPrompts(c echo.Context) error {
 	name, err := itemParam(c)
 	if err != nil {
@@ -63,6 +64,9 @@ func (s *Server) showPrompts(c echo.Context) error {
 			return views.ListAndDetail(list, views.Pick("No prompt matches the search.")), nil
 		}
 		card := promptView(prompts[open])
+		if err := s.withLastPrompt(c.Request().Context(), srv.ID, &card); err != nil {
+			return nil, err
+		}
 		return views.ListAndDetail(list, views.PromptCard(live.ID, card, page(c, "").CSRF)), nil
 	})
 }
@@ -80,7 +84,8 @@ func promptIndex(prompts []backend.Prompt, name string) int {
 // getPrompt validates a prompt's argument form and, when it is valid,
 // sends prompts/get on the session. It answers with the prompt's card: the
 // form with its field errors, or the messages the server returned, or how
-// the request failed. Nothing is sent for an invalid form.
+// the request failed. Nothing is sent for an invalid form. A prompts/get
+// that was sent is remembered as the prompt's last get.
 func (s *Server) getPrompt(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -112,8 +117,9 @@ func (s *Server) getPrompt(c echo.Context) error {
 	}
 	gctx, cancel := context.WithTimeout(ctx, toolCallTimeout)
 	defer cancel()
-	res, err := s.deps.Pool.GetPrompt(gctx, sessionID, prompt.Name, args)
+	res, err := s.deps.Pool.GetPrompt(gctx, sessionID, prompt.Name, args, backend.CallOptions{ResponseFrame: true})
 	view.Outcome = promptOutcomeOf(res, err)
+	view.Outcome.Request.RememberError = s.rememberCall(ctx, sessionID, backend.ItemPrompt, prompt.Name, raw, res, err)
 	return render(c, http.StatusOK, views.PromptCard(sessionID, view, csrf))
 }
 

@@ -18,7 +18,9 @@ const resourceReadTimeout = 30 * time.Second
 
 // readResource sends resources/read for the form's uri on the live
 // session and answers with the contents, or with why there are none, as
-// a fragment for the place the read was asked from.
+// a fragment for the place the read was asked from. A read from the
+// resource's card (the form's _remember set) is remembered as the
+// resource's last read.
 func (s *Server) readResource(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -28,20 +30,27 @@ func (s *Server) readResource(c echo.Context) error {
 	if uri == "" {
 		return render(c, http.StatusOK, views.ResourceRead(views.ResourceReadView{Error: "Which resource? The form names no URI."}))
 	}
-	return render(c, http.StatusOK, views.ResourceRead(s.resourceRead(c.Request().Context(), sessionID, views.ResourceReadView{URI: uri})))
+	remember := c.FormValue("_remember") != ""
+	return render(c, http.StatusOK, views.ResourceRead(s.resourceRead(c.Request().Context(), sessionID, views.ResourceReadView{URI: uri}, remember)))
 }
 
-// resourceRead reads v.URI on the session and fills in v with what came.
-func (s *Server) resourceRead(ctx context.Context, sessionID int64, v views.ResourceReadView) views.ResourceReadView {
-	ctx, cancel := context.WithTimeout(ctx, resourceReadTimeout)
+// resourceRead reads v.URI on the session and fills in v with what came;
+// with remember, the read is stored as the resource's last read, under
+// its URI.
+func (s *Server) resourceRead(ctx context.Context, sessionID int64, v views.ResourceReadView, remember bool) views.ResourceReadView {
+	rctx, cancel := context.WithTimeout(ctx, resourceReadTimeout)
 	defer cancel()
 	params, err := json.Marshal(map[string]string{"uri": v.URI})
 	if err != nil {
 		v.Error = err.Error()
 		return v
 	}
-	res, err := s.deps.Pool.CallWith(ctx, sessionID, "resources/read", params, backend.CallOptions{ResponseFrame: true})
-	return resourceReadView(v, res, err)
+	res, err := s.deps.Pool.CallWith(rctx, sessionID, "resources/read", params, backend.CallOptions{ResponseFrame: true})
+	v = resourceReadView(v, res, err)
+	if remember {
+		v.RememberError = s.rememberCall(ctx, sessionID, backend.ItemResource, v.URI, params, res, err)
+	}
+	return v
 }
 
 // resourceReadView shows the answer to a resources/read.

@@ -30,7 +30,8 @@ const templateVarPrefix = "var."
 // showResources is a server's Resources section: the first page of its
 // resources and of its templates (each with a More control for the next)
 // beside the resource that ?uri= names or the template that ?template=
-// names. ?q= filters the listed pages.
+// names. ?q= filters the listed pages. The open resource's card shows its
+// last read.
 func (s *Server) showResources(c echo.Context) error {
 	query := strings.TrimSpace(c.QueryParam("q"))
 	uri, tmpl := c.QueryParam("uri"), c.QueryParam("template")
@@ -59,6 +60,9 @@ func (s *Server) showResources(c echo.Context) error {
 				Subscribed: subs.Subscribed[uri], Updated: subs.Updated[uri]}
 			if found != nil {
 				d.Resource, d.Listed = *found, true
+			}
+			if err := s.withLastRead(ctx, srv.ID, &d); err != nil {
+				return nil, err
 			}
 			v.Resource = &d
 		case tmpl != "":
@@ -211,7 +215,8 @@ func (s *Server) moreResources(c echo.Context) error {
 
 // readTemplate expands the form's template with its variables and reads
 // the resulting URI, answering like readResource with the
-// expanded URI and a link to it as a resource.
+// expanded URI and a link to it as a resource. The read is remembered as
+// the last read of the expanded URI, which that link shows again.
 func (s *Server) readTemplate(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -237,7 +242,7 @@ func (s *Server) readTemplate(c echo.Context) error {
 		return render(c, http.StatusOK, views.ResourceRead(views.ResourceReadView{Error: backend.ErrorMessageOf(err)}))
 	}
 	v := views.ResourceReadView{URI: uri, Expanded: true, Href: views.ResourceURL(sess.ServerID, uri)}
-	return render(c, http.StatusOK, views.ResourceRead(s.resourceRead(ctx, sessionID, v)))
+	return render(c, http.StatusOK, views.ResourceRead(s.resourceRead(ctx, sessionID, v, true)))
 }
 
 // subscribeResource and unsubscribeResource turn the updates of the

@@ -56,7 +56,8 @@ func (p *e2ePage) wantChosen(sel, want string) {
 // TestBrowserPrompts opens the demo server's Prompts section: a prompt by
 // its URL, a required argument left empty (a field error, nothing sent),
 // an argument completed from the server's suggestions as the user types,
-// and the prompt's messages shown by role; a resource template's variable
+// and the prompt's messages shown by role, shown again after a reload
+// with the arguments that made them; a resource template's variable
 // is completed too, and a failure shows under the field. With server-everything in
 // node_modules, its completable prompt's second argument is completed
 // from values that depend on the first.
@@ -132,6 +133,22 @@ func TestBrowserPrompts(t *testing.T) {
 	})
 	if shots != "" {
 		p.screenshot(shots, "prompt-greeting", greeting)
+	}
+
+	// After a reload the card shows the prompt's last get: its arguments,
+	// its messages, and when and on which session it ran.
+	e2eNavigate(p, "reload greeting", srv.URL+serverPath+"/prompts/greeting", greeting+` [data-testid="outcome-from"]`)
+	if got := p.value(greeting + ` [name="arg.name"]`); got != "Alan Turing" {
+		t.Errorf("after a reload greeting's name holds %q", got)
+	}
+	if got := p.text(greeting + ` [data-role="assistant"] [data-testid="message-text"]`); !strings.Contains(got, "Hello, Alan Turing!") {
+		t.Errorf("after a reload the assistant says %q", got)
+	}
+	if got := p.text(greeting + ` [data-testid="outcome-from"]`); !strings.Contains(got, "Last call, from") || !strings.Contains(got, "session "+p.liveSessionID()) {
+		t.Errorf("after a reload the origin line reads %q", got)
+	}
+	if shots != "" {
+		p.screenshot(shots, "prompt-reloaded", greeting)
 	}
 
 	// A failure shows under the field: here the page's CSRF token is

@@ -18,7 +18,7 @@ import (
 
 // TestBrowserResources drives the Resources section against
 // server-everything: it opens a resource by its stable URL and reads it,
-// reads a text and a binary resource through their templates' variable
+// and after a reload its card shows that read again; it reads a text and a binary resource through their templates' variable
 // forms, and subscribes to a resource, whose update then shows on it live
 // (server-everything sends updates every 5 s once its
 // toggle-subscriber-updates tool ran); Read again shows the new contents.
@@ -66,6 +66,17 @@ func TestBrowserResources(t *testing.T) {
 		}
 		if shots != "" {
 			p.screenshot(shots, "resource-read", `[data-testid="resource"]`)
+		}
+		slot := `[data-testid="read-slot"]`
+		e2eNavigate(p, "reload "+doc, section+"?uri="+url.QueryEscape(doc), slot+` [data-testid="outcome-from"]`)
+		if got := p.text(slot + ` [data-testid="resource-text"]`); !strings.Contains(got, "Features") {
+			t.Errorf("after a reload the read slot shows %.200q", got)
+		}
+		if got := p.text(slot + ` [data-testid="outcome-from"]`); !strings.Contains(got, "Last call, from") || !strings.Contains(got, "session "+p.liveSessionID()) {
+			t.Errorf("after a reload the origin line reads %q", got)
+		}
+		if shots != "" {
+			p.screenshot(shots, "resource-reloaded", `[data-testid="resource"]`)
 		}
 	})
 
