@@ -105,7 +105,9 @@ func (o *AppsOrigin) serveApp(c echo.Context) error {
 // appPolicy builds an app page's Content-Security-Policy: the spec's
 // restrictive default (inline script and style, images and media from
 // data:, no network) opened only to the origins the resource declared, no
-// plugins, no form posts, and framable by ancestors only.
+// plugins, no form posts, framable by ancestors only, and sandboxed with
+// scripts alone even when opened outside the dashboard's frame, so that
+// its script never runs with the apps origin's own (same-site) identity.
 func appPolicy(csp backend.AppCSP, ancestors string) string {
 	list := func(base string, extra []string, none string) string {
 		parts := []string{}
@@ -132,5 +134,6 @@ func appPolicy(csp backend.AppCSP, ancestors string) string {
 		"object-src 'none'",
 		"form-action 'none'",
 		"frame-ancestors " + ancestors,
+		"sandbox allow-scripts",
 	}, "; ")
 }

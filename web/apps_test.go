@@ -115,6 +115,7 @@ func TestAppsOrigin(t *testing.T) {
 		"object-src":      "'none'",
 		"form-action":     "'none'",
 		"base-uri":        "'self'",
+		"sandbox":         "allow-scripts",
 		"frame-ancestors": "http://" + d.Host + " http://[::1]:" + strings.Split(d.Host, ":")[1] + " http://localhost:" + strings.Split(d.Host, ":")[1],
 	}
 	for k, v := range want {

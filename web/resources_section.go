@@ -35,6 +35,12 @@ const templateVarPrefix = "var."
 func (s *Server) showResources(c echo.Context) error {
 	query := strings.TrimSpace(c.QueryParam("q"))
 	uri, tmpl := c.QueryParam("uri"), c.QueryParam("template")
+	if err := checkItemRef(uri); err != nil {
+		return err
+	}
+	if err := checkItemRef(tmpl); err != nil {
+		return err
+	}
 	return s.explorerPage(c, views.SectionResources, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
 		if live == nil {
 			return views.NotConnected(page(c, ""), srv.ID, "resources"), nil

@@ -280,3 +280,57 @@ func TestFormPostsNeedTheTokenWhateverFetchMetadataSays(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherSitesCanOnlyLinkToPages requests every GET route of the router
+// as another site's page would embed or fetch it (an image, a frame, a
+// script's fetch, from another site or from a same-site origin such as the
+// apps origin): each is refused before it reaches a handler, so no page
+// elsewhere can make the dashboard send MCP requests. A link from another
+// site (a top-level navigation) still opens the page.
+func TestOtherSitesCanOnlyLinkToPages(t *testing.T) {
+	d := MustDashboard(t)
+	sdk := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	live := d.MustAPISession(t, sdk.ID)
+	ids := map[string]string{"servers": fmt.Sprint(sdk.ID), "sessions": fmt.Sprint(live.ID)}
+	sent := func() int64 {
+		t.Helper()
+		d.rec.Flush(t.Context())
+		n, err := d.db.CountFrames(t.Context(), live.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int64(n)
+	}
+	before := sent()
+	embeds := []map[string]string{
+		{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
+		{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
+		{"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"},
+		{"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"},
+	}
+	for _, r := range d.web.Routes() {
+		if r.Method != http.MethodGet {
+			continue
+		}
+		path := routePath(r.Path, ids, "app.js")
+		for _, h := range embeds {
+			req := d.newRequest(t, r.Method, path, nil)
+			for k, v := range h {
+				req.Header.Set(k, v)
+			}
+			if resp := d.do(t, req); resp.Status != http.StatusForbidden {
+				t.Errorf("GET %s as %v = %d, want 403", path, h, resp.Status)
+			}
+		}
+	}
+	if after := sent(); after != before {
+		t.Errorf("embedding the pages recorded %d MCP frames", after-before)
+	}
+	req := d.newRequest(t, http.MethodGet, fmt.Sprintf("/servers/%d/tools", sdk.ID), nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Sec-Fetch-Mode", "navigate")
+	req.Header.Set("Sec-Fetch-Dest", "document")
+	if resp := d.do(t, req); resp.Status != http.StatusOK {
+		t.Errorf("following a link from another site = %d, want 200", resp.Status)
+	}
+}

@@ -59,8 +59,31 @@ func (s *Server) checkHostAndOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 			s.deps.Log.Warn("refused cross-origin request", "origin", origin, "path", r.URL.Path)
 			return c.String(http.StatusForbidden, "Cross-origin requests are refused.\n")
 		}
+		if foreignSubresource(r) {
+			s.deps.Log.Warn("refused a request another site's page made", "site", r.Header.Get("Sec-Fetch-Site"),
+				"dest", r.Header.Get("Sec-Fetch-Dest"), "path", r.URL.Path)
+			return c.String(http.StatusForbidden, "This dashboard answers other sites' pages only when they link to it.\n")
+		}
 		return next(c)
 	}
+}
+
+// foreignSubresource reports whether the browser marked r as made by
+// another site's page, or by a same-site one such as an MCP App on the
+// apps origin, for anything but following a link (a top-level GET
+// navigation): an image, a script, a frame, a fetch. Such requests carry
+// no Origin when they are GETs, yet a GET of a section sends MCP requests
+// (listing the server's items), so they are refused whatever their
+// method. Requests without fetch metadata are judged by the other checks.
+func foreignSubresource(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site", "same-site":
+	default:
+		return false
+	}
+	link := (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+		r.Header.Get("Sec-Fetch-Mode") == "navigate" && r.Header.Get("Sec-Fetch-Dest") == "document"
+	return !link
 }
 
 func (s *Server) sameOrigin(origin string) bool {

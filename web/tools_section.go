@@ -95,12 +95,26 @@ func matchesQuery(query string, texts ...string) bool {
 // characters that a path escapes arrives escaped, and is unescaped here.
 func itemParam(c echo.Context) (string, error) {
 	name := c.Param("name")
-	if c.Request().URL.RawPath == "" {
-		return name, nil
+	if c.Request().URL.RawPath != "" {
+		unescaped, err := url.PathUnescape(name)
+		if err != nil {
+			return "", backend.Errorf(backend.EInvalid, "The item's name in the address is not valid.")
+		}
+		name = unescaped
 	}
-	unescaped, err := url.PathUnescape(name)
-	if err != nil {
-		return "", backend.Errorf(backend.EInvalid, "The item's name in the address is not valid.")
+	return name, checkItemRef(name)
+}
+
+// maxItemRef bounds the name, URI or URI template by which an address
+// names an item; no server's item needs more, and a longer one would be
+// echoed in the page that says it is unknown.
+const maxItemRef = 4 << 10
+
+// checkItemRef refuses an item's name, URI or template longer than
+// maxItemRef.
+func checkItemRef(ref string) error {
+	if len(ref) > maxItemRef {
+		return backend.Errorf(backend.EInvalid, "The address names an item by %d bytes; at most %d are accepted.", len(ref), maxItemRef)
 	}
-	return unescaped, nil
+	return nil
 }

@@ -69,6 +69,14 @@ func TestToolsSection(t *testing.T) {
 	if missing.Status != http.StatusNotFound || !strings.Contains(missing.Body, "no tool named &#34;nope&#34;") {
 		t.Errorf("an unknown tool: %d\n%.2000s", missing.Status, missing.Body)
 	}
+	long := strings.Repeat("A", 512<<10)
+	for _, path := range []string{base + "/" + long, "/servers/" + fmt.Sprint(srv.ID) + "/resources?uri=x://" + long,
+		"/servers/" + fmt.Sprint(srv.ID) + "/resources?template=x://" + long} {
+		r := d.get(t, path)
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "at most 4096 are accepted") || len(r.Body) > 64<<10 {
+			t.Errorf("GET %.60s… (512 KiB): %d, %d bytes", path, r.Status, len(r.Body))
+		}
+	}
 }
 
 // htmlEscape is how templ writes text into an attribute.
