@@ -75,7 +75,8 @@ var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
 // session that fails to open is still stored, with status failed and the
 // reason; the returned error then carries that reason (EUnavailable) and the
 // returned Session its id. Close reasons and the recorded stderr, notes and
-// non-JSON output have the server's secrets redacted (Redactor). While recording fails, Connect refuses with an
+// non-JSON output have the server's secrets redacted, and the messages
+// its secret values (Redactor). While recording fails, Connect refuses with an
 // EUnavailable error and stores nothing. ctx bounds only the connection and
 // handshake.
 func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {

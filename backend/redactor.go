@@ -2,6 +2,7 @@ package backend
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"sort"
@@ -29,8 +30,13 @@ type Redactor struct {
 func NewRedactor(s Server) Redactor {
 	var values []string
 	add := func(v string) {
-		if len(v) >= minSecretLen {
-			values = append(values, v)
+		if len(v) < minSecretLen {
+			return
+		}
+		values = append(values, v)
+		// As it reads inside a JSON string, where a server may echo it.
+		if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
+			values = append(values, string(quoted[1:len(quoted)-1]))
 		}
 	}
 	for _, m := range []map[string]string{s.Env, s.Headers} {
@@ -64,20 +70,32 @@ func NewRedactor(s Server) Redactor {
 
 // Text returns text with the secrets replaced.
 func (r Redactor) Text(text string) string {
-	text = RedactURLsIn(text)
+	return r.withoutValues(RedactURLsIn(text))
+}
+
+// withoutValues returns text with the secret values replaced.
+func (r Redactor) withoutValues(text string) string {
 	for _, v := range r.values {
 		text = strings.ReplaceAll(text, v, RedactedValue)
 	}
 	return text
 }
 
-// Tap returns a Tap that hands next every frame, with the secrets replaced
-// in the bodies of stderr lines, transport notes and inbound data that is
-// not JSON-RPC (a server logging to stdout). JSON-RPC messages are passed
-// as they travelled.
+// Tap returns a Tap that hands next every frame with the secrets
+// replaced: in stderr lines, transport notes and inbound data that is not
+// JSON-RPC (a server logging to stdout) the secret values and any URL's
+// credentials; in JSON-RPC messages the secret values alone (a server that
+// echoes the token it was sent, in an error or a tool result), so that a
+// message is otherwise recorded as it travelled and stays valid JSON.
+// The frame handed to the client itself is never changed.
 func (r Redactor) Tap(next mcpclient.Tap) mcpclient.Tap {
 	return func(f mcpclient.Frame) {
-		if f.Kind != mcpclient.KindMessage && r.mayChange(f.Body) {
+		switch {
+		case f.Kind == mcpclient.KindMessage:
+			if r.holdsValue(f.Body) {
+				f.Body = []byte(r.withoutValues(string(f.Body)))
+			}
+		case r.mayChange(f.Body):
 			if redacted := r.Text(string(f.Body)); redacted != string(f.Body) {
 				f.Body = []byte(redacted)
 			}
@@ -88,9 +106,11 @@ func (r Redactor) Tap(next mcpclient.Tap) mcpclient.Tap {
 
 // mayChange reports whether Text could change body.
 func (r Redactor) mayChange(body []byte) bool {
-	if bytes.Contains(body, []byte("://")) {
-		return true
-	}
+	return bytes.Contains(body, []byte("://")) || r.holdsValue(body)
+}
+
+// holdsValue reports whether body holds a secret value.
+func (r Redactor) holdsValue(body []byte) bool {
 	for _, v := range r.values {
 		if bytes.Contains(body, []byte(v)) {
 			return true

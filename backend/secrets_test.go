@@ -2,6 +2,7 @@ package backend_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"os"
@@ -335,5 +336,28 @@ func TestRedactorText(t *testing.T) {
 				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRedactorTapMessages records JSON-RPC messages through the Tap: a
+// secret value a server echoes back, as sent or escaped as JSON escapes it,
+// is replaced and the message stays valid JSON; URLs in messages are left
+// as they travelled; the frame the client itself handles is unchanged.
+func TestRedactorTapMessages(t *testing.T) {
+	r := backend.NewRedactor(backend.Server{Headers: map[string]string{"Authorization": "Bearer tok<en>-123"}})
+	var got []byte
+	tap := r.Tap(func(f mcpclient.Frame) { got = f.Body })
+	body := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"you sent Bearer tok<en>-123, that is Bearer tok\u003cen\u003e-123, see http://u:p@h/x"}]}}`)
+	sent := append([]byte(nil), body...)
+	tap(mcpclient.Frame{Kind: mcpclient.KindMessage, Direction: mcpclient.Inbound, Body: body})
+	want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"you sent [redacted], that is [redacted], see http://u:p@h/x"}]}}`
+	if string(got) != want {
+		t.Errorf("recorded %s\nwant %s", got, want)
+	}
+	if !json.Valid(got) {
+		t.Error("the recorded message is not valid JSON")
+	}
+	if !bytes.Equal(body, sent) {
+		t.Error("the Tap changed the client's own frame")
 	}
 }
