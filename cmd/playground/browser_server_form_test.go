@@ -206,6 +206,9 @@ func TestBrowserServersListConnect(t *testing.T) {
 	if st := state(evID); st != "connected session "+sessions[evID] {
 		t.Errorf("disconnecting the demo server left server-everything %q", st)
 	}
+	// The list came back from a form post: let its page finish loading
+	// before clicking in it again.
+	p.waitJS("wait for the list's page to load", list, `document.readyState === "complete"`)
 	p.do("disconnect server-everything from the list", list,
 		chromedp.Click(chromedp.CSS(rowSel(evID)+` [data-testid="list-disconnect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(rowSel(evID)+` [data-testid="list-connect"]`)))
