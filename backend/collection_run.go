@@ -72,6 +72,9 @@ func (s *Collections) Run(ctx context.Context, collectionID, sessionID, exampleI
 		}
 		examples = []Example{ex}
 	}
+	if sessionID == 0 {
+		return Run{}, Errorf(EInvalid, "Pick a connected session to run on.")
+	}
 	if len(examples) == 0 {
 		return Run{}, Errorf(EInvalid, "The collection has no examples to run.")
 	}

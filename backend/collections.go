@@ -323,3 +323,8 @@ func (s *Collections) MoveExample(ctx context.Context, collectionID, id int64, u
 func (s *Collections) DeleteExample(ctx context.Context, collectionID, id int64) error {
 	return s.store.DeleteExample(ctx, collectionID, id)
 }
+
+// Collection returns one collection without its examples.
+func (s *Collections) Collection(ctx context.Context, id int64) (Collection, error) {
+	return s.store.GetCollection(ctx, id)
+}
