@@ -82,7 +82,10 @@ func (s *Collections) Run(ctx context.Context, collectionID, sessionID, exampleI
 	if err != nil {
 		return Run{}, err
 	}
-	run, err := s.store.CreateRun(ctx, Run{CollectionID: collectionID, SessionID: sessionID, ServerName: sess.ServerName, Started: time.Now()})
+	// The run is stored whole even when ctx ends midway: the examples
+	// left then end as errors.
+	store := context.WithoutCancel(ctx)
+	run, err := s.store.CreateRun(store, Run{CollectionID: collectionID, SessionID: sessionID, ServerName: sess.ServerName, Started: time.Now()})
 	if err != nil {
 		return Run{}, err
 	}
@@ -94,12 +97,12 @@ func (s *Collections) Run(ctx context.Context, collectionID, sessionID, exampleI
 		} else {
 			run.Failed++
 		}
-		if err := s.store.AddRunResult(ctx, r); err != nil {
+		if err := s.store.AddRunResult(store, r); err != nil {
 			return run, err
 		}
 	}
 	run.Finished = time.Now()
-	return run, s.store.FinishRun(ctx, run)
+	return run, s.store.FinishRun(store, run)
 }
 
 // GetRun returns a run of the collection with its results.
@@ -112,8 +115,13 @@ func (s *Collections) Runs(ctx context.Context, collectionID int64, limit int) (
 	return s.store.ListRuns(ctx, collectionID, limit)
 }
 
+// ExampleTimeout bounds how long a run waits for one example's answer.
+const ExampleTimeout = 60 * time.Second
+
 func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Example) RunResult {
 	r := RunResult{ExampleID: ex.ID, ExampleName: ex.Name}
+	ctx, cancel := context.WithTimeout(ctx, ExampleTimeout)
+	defer cancel()
 	res, err := s.caller.CallWith(ctx, sessionID, ex.Method, requestParams(ex), CallOptions{ResponseFrame: true})
 	r.Latency, r.ResponseFrameID = res.Latency, res.ResponseFrameID
 	if err != nil {
