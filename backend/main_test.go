@@ -161,7 +161,7 @@ func MustEnv(tb testing.TB) *env {
 	e := &env{db: MustOpenDB(tb), hub: backend.NewHub(0)}
 	e.rec = MustRecorder(tb, e.db, e.hub)
 	e.inbox = backend.NewInbox(e.hub, time.Minute)
-	e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, e.inbox, testLogger(tb), mcpclient.Implementation{Name: "playground-test", Version: "0"})
+	e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, e.inbox, testLogger(tb), mcpclient.Implementation{Name: "playground-test", Version: "0"}, backend.WithRevisions(e.db))
 	tb.Cleanup(e.pool.Close)
 	e.reg = backend.NewRegistry(e.db, e.db, e.pool)
 	return e

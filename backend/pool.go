@@ -27,11 +27,14 @@ type Pool struct {
 	inbox    *Inbox
 	log      *slog.Logger
 	info     mcpclient.Implementation
+	// revisions, if not nil, keeps each server's interface revisions
+	// (pool_revision.go).
+	revisions RevisionStore
 
 	mu     sync.Mutex
 	live   map[int64]*liveSession
 	closed bool
-	wg     sync.WaitGroup // one watcher goroutine per live session
+	wg     sync.WaitGroup // per live session: its watcher and its revision taker
 }
 
 type liveSession struct {
@@ -59,14 +62,29 @@ type liveSession struct {
 	publish func(Event)
 
 	logLevel atomic.Value // string: the level asked for by SetLogLevel (logging.go)
+
+	// bg bounds the session's background work; watch cancels it (stopBg)
+	// when the session ends.
+	bg     context.Context
+	stopBg context.CancelFunc
+	// revision is the taking of the session's interface revision
+	// (pool_revision.go).
+	revision revisionTaking
 }
 
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
 // wait in inbox for a person's answer. clientInfo names the playground to
 // servers.
-func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation) *Pool {
-	return &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}}
+func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation, opts ...PoolOption) *Pool {
+	p := &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
 }
+
+// PoolOption configures a Pool at NewPool.
+type PoolOption func(*Pool)
 
 // ErrPoolClosed is returned by Connect after Close.
 var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
@@ -98,7 +116,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return Session{}, err
 	}
 	sessionID := sess.ID
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv),
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv), revision: newRevisionTaking(),
 		publish: func(e Event) { e.SessionID = sessionID; p.hub.Publish(e) }}
 	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
@@ -129,10 +147,12 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return sess, ErrPoolClosed
 	}
 	p.live[sess.ID] = ls
-	p.wg.Add(1)
+	ls.bg, ls.stopBg = context.WithCancel(context.Background())
+	p.wg.Add(2)
 	p.mu.Unlock()
 	p.hub.Publish(Event{SessionID: sess.ID, Session: &sess})
 	go p.watch(ls)
+	go p.takeRevision(ls)
 	return sess, nil
 }
 
@@ -186,6 +206,7 @@ func (p *Pool) watch(ls *liveSession) {
 	case <-ls.closing:
 		ls.client.Close()
 	}
+	ls.stopBg()
 	ls.resources.stop()
 	sess := ls.session
 	sess.Status, sess.EndedAt = SessionClosed, time.Now()

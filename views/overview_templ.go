@@ -528,9 +528,11 @@ func PingControl(sessionID int64, v PingView) templ.Component {
 }
 
 // OverviewSectionView is a server's Overview section: what the live
-// session knows of the server, and the server's recent sessions.
+// session knows of the server, its interface drift, and the server's
+// recent sessions.
 type OverviewSectionView struct {
 	Overview *backend.SessionOverview // nil when disconnected or unknown
+	Drift    *DriftView               // nil when no revisions are kept
 	Sessions []backend.Session
 }
 
@@ -554,6 +556,12 @@ func OverviewSection(v OverviewSectionView) templ.Component {
 		ctx = templ.ClearChildren(ctx)
 		if v.Overview != nil {
 			templ_7745c5c3_Err = OverviewCard(*v.Overview).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		if v.Drift != nil {
+			templ_7745c5c3_Err = DriftCard(*v.Drift).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

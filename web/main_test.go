@@ -195,14 +195,14 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	}
 	tb.Cleanup(func() { rec.Close() })
 	inbox := backend.NewInbox(hub, time.Minute)
-	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"})
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"}, backend.WithRevisions(db))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
 
 	ts := httptest.NewUnstartedServer(nil)
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool)})
+	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool), Revisions: db})
 	ts.Config.Handler = h
 	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()

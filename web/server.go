@@ -32,6 +32,9 @@ type Deps struct {
 	LastCalls LastCallService
 	// Collections keeps saved example calls and runs them.
 	Collections *backend.Collections
+	// Revisions, if not nil, holds servers' interface revisions, which the
+	// Overview and the revisions page show (server_drift.go).
+	Revisions backend.RevisionStore
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -106,6 +109,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/servers/:id/logs", s.showLogs)
 	e.GET("/servers/:id/resources", s.showResources)
 	e.GET("/servers/:id/resources/more", s.moreResources)
+	e.GET("/servers/:id/revisions", s.showRevisions)
 	e.GET("/servers/:id/edit", s.editServerForm)
 	e.POST("/servers/:id", s.updateServer)
 	e.POST("/servers/:id/delete", s.deleteServer)

@@ -56,7 +56,7 @@ func (s *Server) explorerPage(c echo.Context, section views.Section, body func(s
 }
 
 // showServer is a server's Overview: what the live session knows of the
-// server, and the server's recent sessions.
+// server, what changed in its interface, and the server's recent sessions.
 func (s *Server) showServer(c echo.Context) error {
 	return s.explorerPage(c, views.SectionOverview, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
 		var v views.OverviewSectionView
@@ -64,6 +64,10 @@ func (s *Server) showServer(c echo.Context) error {
 			if o, err := s.deps.Pool.Overview(live.ID); err == nil {
 				v.Overview = &o
 			}
+		}
+		var err error
+		if v.Drift, err = s.driftView(c.Request().Context(), srv.ID, live); err != nil {
+			return nil, err
 		}
 		sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions)
 		v.Sessions = sessions

@@ -1,0 +1,129 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// WithRevisions makes the pool keep each server's interface revisions in
+// store: after every connect it lists what the server offers and stores
+// it as a new revision when it differs from the server's latest one.
+func WithRevisions(store RevisionStore) PoolOption {
+	return func(p *Pool) { p.revisions = store }
+}
+
+// revisionTimeout bounds the listing of a session's interface.
+const revisionTimeout = 30 * time.Second
+
+// revisionStoreTimeout bounds storing a revision once listed.
+const revisionStoreTimeout = 5 * time.Second
+
+// revisionTaking is the outcome of taking a session's revision: done is
+// closed once it is over, err is set (before that) when it failed.
+type revisionTaking struct {
+	done chan struct{}
+	err  error
+}
+
+func newRevisionTaking() revisionTaking { return revisionTaking{done: make(chan struct{})} }
+
+// takeRevision lists the session's interface and stores it as a revision
+// when it changed. It runs once per live session, right after connect, in
+// the background, bounded by revisionTimeout and by the session's life
+// (ls.bg). A listing that fails stores nothing: the next connect tries
+// again. It is the pool's (p.wg) and ends before Close returns.
+func (p *Pool) takeRevision(ls *liveSession) {
+	defer p.wg.Done()
+	defer close(ls.revision.done)
+	if p.revisions == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ls.bg, revisionTimeout)
+	defer cancel()
+	listing, err := p.listInterface(ctx, ls)
+	if err == nil {
+		err = p.storeRevision(ls, listing)
+	}
+	if err != nil {
+		ls.revision.err = err
+		p.log.Warn("interface revision not taken", "session", ls.session.ID, "server", ls.session.ServerID, "err", err)
+	}
+}
+
+// listInterface lists every page of each kind the server declares a
+// capability for; a kind without one is an empty list.
+func (p *Pool) listInterface(ctx context.Context, ls *liveSession) (InterfaceListing, error) {
+	caps := ls.client.InitializeResult().Capabilities
+	id := ls.session.ID
+	var (
+		tools     []Tool
+		prompts   []Prompt
+		resources []Resource
+		templates []ResourceTemplate
+		err       error
+	)
+	if hasCapability(caps, "tools") {
+		if tools, err = p.Tools(ctx, id, false); err != nil {
+			return InterfaceListing{}, err
+		}
+	}
+	if hasCapability(caps, "prompts") {
+		if prompts, err = p.Prompts(ctx, id, false); err != nil {
+			return InterfaceListing{}, err
+		}
+	}
+	if hasCapability(caps, "resources") {
+		if _, err := p.writable(id); err != nil {
+			return InterfaceListing{}, err
+		}
+		if resources, err = ls.client.ListResources(ctx); err != nil {
+			return InterfaceListing{}, ls.callError("resources/list", err)
+		}
+		// A server may offer resources but no templates at all.
+		var rpcErr *mcpclient.RPCError
+		if templates, err = ls.client.ListResourceTemplates(ctx); errors.As(err, &rpcErr) && rpcErr.Code == methodNotFound {
+			templates, err = nil, nil
+		}
+		if err != nil {
+			return InterfaceListing{}, ls.callError("resources/templates/list", err)
+		}
+	}
+	return NewInterfaceListing(tools, resources, templates, prompts)
+}
+
+// storeRevision stores listing as the server's next revision unless it is
+// the server's latest one. A listing complete before the session ended is
+// still stored.
+func (p *Pool) storeRevision(ls *liveSession, listing InterfaceListing) error {
+	body, hash, err := listing.Encode()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), revisionStoreTimeout)
+	defer cancel()
+	_, _, err = p.revisions.AddRevision(ctx, ls.session.ServerID, ls.session.ID, body, hash, time.Now())
+	return err
+}
+
+// AwaitRevision waits until the live session's interface revision was
+// taken, or failed, or ctx ended, and returns why it failed (an *Error of
+// the listing, or the store's error), or ctx's error. It returns an
+// EConflict *Error when the session is not live in this pool.
+func (p *Pool) AwaitRevision(ctx context.Context, sessionID int64) error {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-ls.revision.done:
+		return ls.revision.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// methodNotFound is the JSON-RPC error code for an unknown method.
+const methodNotFound = -32601

@@ -1,0 +1,48 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// maxShownChanges bounds the JSON differences listed per changed item.
+const maxShownChanges = 12
+
+// maxShortJSON bounds, in runes, a JSON value shown in a change list.
+const maxShortJSON = 80
+
+// shownChanges returns the changes a change list shows: the first
+// maxShownChanges.
+func shownChanges(cs []backend.JSONChange) []backend.JSONChange {
+	return cs[:min(len(cs), maxShownChanges)]
+}
+
+// itemPathLabel names a JSON change's place; the whole value for "".
+func itemPathLabel(path string) string {
+	if path == "" {
+		return "(whole item)"
+	}
+	return path
+}
+
+// shortJSON returns raw cut to maxShortJSON runes, with "…" when cut.
+func shortJSON(raw []byte) string {
+	s := string(raw)
+	if utf8.RuneCountInString(s) <= maxShortJSON {
+		return s
+	}
+	return string([]rune(s)[:maxShortJSON]) + "…"
+}
+
+// revisionCounts says how many items of each kind a listing has.
+func revisionCounts(l backend.InterfaceListing) string {
+	return strings.Join([]string{
+		fmt.Sprintf("%d tools", len(l.Tools)),
+		fmt.Sprintf("%d resources", len(l.Resources)),
+		fmt.Sprintf("%d resource templates", len(l.ResourceTemplates)),
+		fmt.Sprintf("%d prompts", len(l.Prompts)),
+	}, ", ")
+}
