@@ -371,6 +371,11 @@ func (d *dashboard) MustAPISession(tb testing.TB, serverID int64) apiSession {
 	if r := d.api(tb, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", serverID), nil, &out); r.Status != http.StatusCreated {
 		tb.Fatalf("open session: %d %s", r.Status, r.Body)
 	}
+	// The pool lists the server's interface after connect; tests that
+	// count frames start once that listing is over.
+	if err := d.pool.AwaitRevision(context.Background(), out.ID); err != nil {
+		tb.Fatalf("the interface revision of session %d: %v", out.ID, err)
+	}
 	return out
 }
 
