@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -163,6 +164,38 @@ func TestInterfaceDrift(t *testing.T) {
 			t.Errorf("ServerRevisions = %+v, %v", all, err)
 		}
 	})
+}
+
+// TestInterfaceDriftOnListChanged takes a revision during a session when
+// the server says its tool list changed.
+func TestInterfaceDriftOnListChanged(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	d := mustDriftServer(t)
+	id := e.MustServer(t, httpServer("drift", d.URL))
+	sess := e.MustConnect(t, id)
+	if err := e.pool.AwaitRevision(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	d.AddTool(&mcp.Tool{Name: "late", InputSchema: schema()}, noTool)
+	for {
+		latest, ok, err := backend.LatestDrift(ctx, e.db, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && latest.Revision.Number == 2 {
+			want := []backend.KindDiff{{Kind: backend.KindTools, Added: []string{"late"}}}
+			if !reflect.DeepEqual(latest.Changes, want) || latest.Revision.SessionID != sess.ID {
+				t.Errorf("revision 2 = %+v of session %d", latest.Changes, latest.Revision.SessionID)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no revision after tools/list_changed (latest %d)", latest.Revision.Number)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func TestJSONChanges(t *testing.T) {

@@ -334,8 +334,12 @@ func (ls *liveSession) notified(n mcpclient.Notification) {
 	switch n.Method {
 	case "notifications/tools/list_changed":
 		ls.toolsStale.Store(true)
+		ls.revision.changed()
 	case "notifications/prompts/list_changed":
 		ls.promptsStale.Store(true)
+		ls.revision.changed()
+	case "notifications/resources/list_changed":
+		ls.revision.changed()
 	}
 	if u, ok := ls.resources.notified(n); ok {
 		ls.publish(Event{Resource: &u})

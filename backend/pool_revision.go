@@ -21,36 +21,71 @@ const revisionTimeout = 30 * time.Second
 // revisionStoreTimeout bounds storing a revision once listed.
 const revisionStoreTimeout = 5 * time.Second
 
-// revisionTaking is the outcome of taking a session's revision: done is
-// closed once it is over, err is set (before that) when it failed.
+// revisionTaking is the taking of a session's revisions: done is closed
+// once the first is over, err is set (before that) when it failed; relist
+// holds a pending list_changed notification.
 type revisionTaking struct {
-	done chan struct{}
-	err  error
+	done   chan struct{}
+	err    error
+	relist chan struct{}
 }
 
-func newRevisionTaking() revisionTaking { return revisionTaking{done: make(chan struct{})} }
+func newRevisionTaking() revisionTaking {
+	return revisionTaking{done: make(chan struct{}), relist: make(chan struct{}, 1)}
+}
 
-// takeRevision lists the session's interface and stores it as a revision
-// when it changed. It runs once per live session, right after connect, in
-// the background, bounded by revisionTimeout and by the session's life
-// (ls.bg). A listing that fails stores nothing: the next connect tries
-// again. It is the pool's (p.wg) and ends before Close returns.
+// changed notes that the server said a list changed. It never blocks:
+// notifications that come while one is pending are folded into it.
+func (r *revisionTaking) changed() {
+	select {
+	case r.relist <- struct{}{}:
+	default:
+	}
+}
+
+// takeRevision lists the session's interface right after connect and
+// stores it as a revision when it changed; then, until the session ends,
+// it does so again after each list_changed notification. Each listing is
+// bounded by revisionTimeout and by the session's life (ls.bg). A listing
+// that fails stores nothing: the next connect or notification tries again.
+// It runs in the background, is the pool's (p.wg) and ends before Close
+// returns.
 func (p *Pool) takeRevision(ls *liveSession) {
 	defer p.wg.Done()
-	defer close(ls.revision.done)
 	if p.revisions == nil {
+		close(ls.revision.done)
 		return
 	}
+	// The first listing covers notifications that came before it.
+	select {
+	case <-ls.revision.relist:
+	default:
+	}
+	ls.revision.err = p.takeOneRevision(ls)
+	close(ls.revision.done)
+	for {
+		select {
+		case <-ls.bg.Done():
+			return
+		case <-ls.revision.relist:
+			_ = p.takeOneRevision(ls) // logged; a later change tries again
+		}
+	}
+}
+
+// takeOneRevision lists and stores one revision; it logs and returns why
+// that failed.
+func (p *Pool) takeOneRevision(ls *liveSession) error {
 	ctx, cancel := context.WithTimeout(ls.bg, revisionTimeout)
 	defer cancel()
 	listing, err := p.listInterface(ctx, ls)
 	if err == nil {
 		err = p.storeRevision(ls, listing)
 	}
-	if err != nil {
-		ls.revision.err = err
+	if err != nil && ls.bg.Err() == nil {
 		p.log.Warn("interface revision not taken", "session", ls.session.ID, "server", ls.session.ServerID, "err", err)
 	}
+	return err
 }
 
 // listInterface lists every page of each kind the server declares a
@@ -108,8 +143,8 @@ func (p *Pool) storeRevision(ls *liveSession, listing InterfaceListing) error {
 	return err
 }
 
-// AwaitRevision waits until the live session's interface revision was
-// taken, or failed, or ctx ended, and returns why it failed (an *Error of
+// AwaitRevision waits until the live session's first interface revision
+// was taken, or failed, or ctx ended, and returns why it failed (an *Error of
 // the listing, or the store's error), or ctx's error. It returns an
 // EConflict *Error when the session is not live in this pool.
 func (p *Pool) AwaitRevision(ctx context.Context, sessionID int64) error {

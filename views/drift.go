@@ -40,9 +40,17 @@ func shortJSON(raw []byte) string {
 // revisionCounts says how many items of each kind a listing has.
 func revisionCounts(l backend.InterfaceListing) string {
 	return strings.Join([]string{
-		fmt.Sprintf("%d tools", len(l.Tools)),
-		fmt.Sprintf("%d resources", len(l.Resources)),
-		fmt.Sprintf("%d resource templates", len(l.ResourceTemplates)),
-		fmt.Sprintf("%d prompts", len(l.Prompts)),
+		count(len(l.Tools), "tool"),
+		count(len(l.Resources), "resource"),
+		count(len(l.ResourceTemplates), "resource template"),
+		count(len(l.Prompts), "prompt"),
 	}, ", ")
+}
+
+// count says "1 tool", "2 tools".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
