@@ -74,8 +74,9 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 	}
 	p.waitJS("the first frame is marked as the session's start", "", `!!document.querySelector('[data-testid="frames-start"]') && !document.querySelector('[data-testid="older-frames"]')`)
 
-	// The echo's request and result are previews until asked for.
-	previews := `[data-testid="body-preview"]`
+	// The echo's request and result are previews until asked for (so may
+	// be the long tools/list result of the interface revision).
+	previews := `[data-testid="frame"][data-method="tools/call"] [data-testid="body-preview"]`
 	if n := e2eEval[int](p, "count the previews", "", `document.querySelectorAll('`+previews+`').length`); n != 2 {
 		t.Errorf("%d bodies are previewed, want 2 (the long echo and its result)", n)
 	}
