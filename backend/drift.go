@@ -33,18 +33,17 @@ const (
 	KindPrompts           InterfaceKind = "prompts"
 )
 
-// interfaceKinds lists each kind with its list in l and the member that
-// identifies an item of it.
-func (l *InterfaceListing) kinds() []struct {
+// listingKind is one list of a listing: its kind, the list, and the
+// member that identifies an item of it.
+type listingKind struct {
 	kind  InterfaceKind
 	items *[]json.RawMessage
 	key   string
-} {
-	return []struct {
-		kind  InterfaceKind
-		items *[]json.RawMessage
-		key   string
-	}{
+}
+
+// kinds returns l's lists in kind order.
+func (l *InterfaceListing) kinds() []listingKind {
+	return []listingKind{
 		{KindTools, &l.Tools, "name"},
 		{KindResources, &l.Resources, "uri"},
 		{KindResourceTemplates, &l.ResourceTemplates, "uriTemplate"},
@@ -58,20 +57,25 @@ func (l *InterfaceListing) kinds() []struct {
 func NewInterfaceListing(tools []Tool, resources []Resource, templates []ResourceTemplate, prompts []Prompt) (InterfaceListing, error) {
 	var l InterfaceListing
 	var err error
-	if l.Tools, err = canonicalItems(tools, "name"); err != nil {
+	if l.Tools, err = canonicalItems(tools); err != nil {
 		return l, err
 	}
-	if l.Resources, err = canonicalItems(resources, "uri"); err != nil {
+	if l.Resources, err = canonicalItems(resources); err != nil {
 		return l, err
 	}
-	if l.ResourceTemplates, err = canonicalItems(templates, "uriTemplate"); err != nil {
+	if l.ResourceTemplates, err = canonicalItems(templates); err != nil {
 		return l, err
 	}
-	l.Prompts, err = canonicalItems(prompts, "name")
-	return l, err
+	if l.Prompts, err = canonicalItems(prompts); err != nil {
+		return l, err
+	}
+	for _, k := range l.kinds() {
+		slices.SortStableFunc(*k.items, func(a, b json.RawMessage) int { return cmp.Compare(itemKey(a, k.key), itemKey(b, k.key)) })
+	}
+	return l, nil
 }
 
-func canonicalItems[T any](items []T, key string) ([]json.RawMessage, error) {
+func canonicalItems[T any](items []T) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(items))
 	for _, it := range items {
 		raw, err := json.Marshal(it)
@@ -84,7 +88,6 @@ func canonicalItems[T any](items []T, key string) ([]json.RawMessage, error) {
 		}
 		out = append(out, c)
 	}
-	slices.SortStableFunc(out, func(a, b json.RawMessage) int { return cmp.Compare(itemKey(a, key), itemKey(b, key)) })
 	return out, nil
 }
 
