@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
 // InterfaceListing is what a server offered in one session: every tool,
@@ -158,10 +160,10 @@ type RevisionStore interface {
 
 // ItemChange is one item that both revisions have but that differs: its
 // key (name, URI or URI template) and the structural differences of its
-// JSON (see JSONChanges).
+// JSON, at JSON Pointers into the item ("/inputSchema/properties/city").
 type ItemChange struct {
 	Name    string
-	Changes []JSONChange
+	Changes []jsondiff.Change
 }
 
 // KindDiff is what changed in one kind's list: the keys of added and
@@ -206,7 +208,11 @@ func diffItems(old, new []json.RawMessage, key string) KindDiff {
 			d.Added = append(d.Added, k)
 			continue
 		}
-		if changes := JSONChanges(prev, it); len(changes) > 0 {
+		changes, err := jsondiff.Diff(prev, it, nil)
+		if err != nil { // not JSON: a listing's items always are
+			changes = []jsondiff.Change{{Kind: jsondiff.Changed, Old: prev, New: it}}
+		}
+		if len(changes) > 0 {
 			d.Changed = append(d.Changed, ItemChange{Name: k, Changes: changes})
 		}
 	}

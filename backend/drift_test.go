@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
 // driftServer is an SDK server over Streamable HTTP whose tools a test
@@ -153,8 +154,8 @@ func TestInterfaceDrift(t *testing.T) {
 			t.Fatalf("latest = revision %d after %+v", latest.Revision.Number, latest.Previous)
 		}
 		want := []backend.KindDiff{{Kind: backend.KindTools, Added: []string{"fresh"}, Removed: []string{"gone"},
-			Changed: []backend.ItemChange{{Name: "echo", Changes: []backend.JSONChange{
-				{Path: "inputSchema.properties.loud", Op: "added", New: json.RawMessage(`{"type":"string"}`)},
+			Changed: []backend.ItemChange{{Name: "echo", Changes: []jsondiff.Change{
+				{Path: "/inputSchema/properties/loud", Kind: jsondiff.Added, New: json.RawMessage(`{"type":"string"}`)},
 			}}}}}
 		if !reflect.DeepEqual(latest.Changes, want) {
 			t.Errorf("changes = %+v\nwant      %+v", latest.Changes, want)
@@ -198,39 +199,6 @@ func TestInterfaceDriftOnListChanged(t *testing.T) {
 	}
 }
 
-func TestJSONChanges(t *testing.T) {
-	tests := []struct {
-		name     string
-		old, new string
-		want     []backend.JSONChange
-	}{
-		{"equal", `{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`, nil},
-		{"scalar", `{"description":"old"}`, `{"description":"new"}`,
-			[]backend.JSONChange{{Path: "description", Op: "changed", Old: json.RawMessage(`"old"`), New: json.RawMessage(`"new"`)}}},
-		{"members added and removed in name order", `{"b":1,"c":{"x":true}}`, `{"a":2,"c":{}}`, []backend.JSONChange{
-			{Path: "a", Op: "added", New: json.RawMessage(`2`)},
-			{Path: "b", Op: "removed", Old: json.RawMessage(`1`)},
-			{Path: "c.x", Op: "removed", Old: json.RawMessage(`true`)},
-		}},
-		{"arrays by index", `{"required":["a","b"]}`, `{"required":["a","c","d"]}`, []backend.JSONChange{
-			{Path: "required[1]", Op: "changed", Old: json.RawMessage(`"b"`), New: json.RawMessage(`"c"`)},
-			{Path: "required[2]", Op: "added", New: json.RawMessage(`"d"`)},
-		}},
-		{"type change", `{"a":{"x":1}}`, `{"a":[1]}`,
-			[]backend.JSONChange{{Path: "a", Op: "changed", Old: json.RawMessage(`{"x":1}`), New: json.RawMessage(`[1]`)}}},
-		{"not JSON", `{`, `{}`, []backend.JSONChange{{Op: "changed", Old: json.RawMessage(`{`), New: json.RawMessage(`{}`)}}},
-		{"no HTML escaping", `{"d":"<b>"}`, `{"d":"<i>"}`,
-			[]backend.JSONChange{{Path: "d", Op: "changed", Old: json.RawMessage(`"<b>"`), New: json.RawMessage(`"<i>"`)}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := backend.JSONChanges(json.RawMessage(tt.old), json.RawMessage(tt.new)); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("JSONChanges(%s, %s) = %+v, want %+v", tt.old, tt.new, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestDiffListingsResourcesAndPrompts(t *testing.T) {
 	old, err := backend.NewInterfaceListing(nil,
 		[]backend.Resource{{URI: "file:///b", Name: "b"}, {URI: "file:///a", Name: "a"}},
@@ -248,7 +216,7 @@ func TestDiffListingsResourcesAndPrompts(t *testing.T) {
 	}
 	want := []backend.KindDiff{
 		{Kind: backend.KindResources, Removed: []string{"file:///b"}, Changed: []backend.ItemChange{{Name: "file:///a",
-			Changes: []backend.JSONChange{{Path: "mimeType", Op: "added", New: json.RawMessage(`"text/plain"`)}}}}},
+			Changes: []jsondiff.Change{{Path: "/mimeType", Kind: jsondiff.Added, New: json.RawMessage(`"text/plain"`)}}}}},
 		{Kind: backend.KindResourceTemplates, Removed: []string{"file:///{x}"}},
 		{Kind: backend.KindPrompts, Added: []string{"bye"}},
 	}

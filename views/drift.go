@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
 // maxShownChanges bounds the JSON differences listed per changed item.
@@ -16,11 +17,12 @@ const maxShortJSON = 80
 
 // shownChanges returns the changes a change list shows: the first
 // maxShownChanges.
-func shownChanges(cs []backend.JSONChange) []backend.JSONChange {
+func shownChanges(cs []jsondiff.Change) []jsondiff.Change {
 	return cs[:min(len(cs), maxShownChanges)]
 }
 
-// itemPathLabel names a JSON change's place; the whole value for "".
+// itemPathLabel names a JSON change's place (a JSON Pointer); the whole
+// item for "".
 func itemPathLabel(path string) string {
 	if path == "" {
 		return "(whole item)"
@@ -28,9 +30,10 @@ func itemPathLabel(path string) string {
 	return path
 }
 
-// shortJSON returns raw cut to maxShortJSON runes, with "…" when cut.
+// shortJSON returns raw, with markup escapes undone (unescapeMarkup), cut
+// to maxShortJSON runes, with "…" when cut.
 func shortJSON(raw []byte) string {
-	s := string(raw)
+	s := unescapeMarkup(string(raw))
 	if utf8.RuneCountInString(s) <= maxShortJSON {
 		return s
 	}

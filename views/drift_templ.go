@@ -298,7 +298,7 @@ func RevisionChangeList(rc backend.RevisionChanges) templ.Component {
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
 							}
-							var templ_7745c5c3_Var14 = []any{"drift-op drift-op-" + jc.Op}
+							var templ_7745c5c3_Var14 = []any{"drift-op drift-op-" + string(jc.Kind)}
 							templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var14...)
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
@@ -331,9 +331,9 @@ func RevisionChangeList(rc backend.RevisionChanges) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var16 string
-						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(jc.Op)
+						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(string(jc.Kind))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/drift.templ`, Line: 64, Col: 62}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/drift.templ`, Line: 64, Col: 82}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 						if templ_7745c5c3_Err != nil {

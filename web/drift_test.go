@@ -71,11 +71,11 @@ func TestServerPageInterfaceDrift(t *testing.T) {
 		`data-testid="drift-added">added: bonus<`,
 		`data-testid="drift-removed">removed: old<`,
 		`changed: <span class="mono">echo</span>`,
-		`<span class="drift-op drift-op-added">added</span> description <span class="drift-new">&#34;&lt;b&gt;loud&lt;/b&gt;&#34;</span>`,
+		`<span class="drift-op drift-op-added">added</span> /description <span class="drift-new">&#34;&lt;b&gt;loud&lt;/b&gt;&#34;</span>`,
 		fmt.Sprintf(`href="/servers/%d/revisions" data-testid="drift-older"`, srv.ID),
 	} {
 		if !strings.Contains(r.Body, want) {
-			t.Errorf("after the change the Overview lacks %q", want)
+			t.Errorf("after the change the Overview lacks %q\n%s", want, r.Body)
 		}
 	}
 	if strings.Contains(r.Body, "<b>loud") {
