@@ -103,6 +103,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	d := &DB{db: sdb, aead: aead}
+	if err := d.requireFTS5(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
 	if err := d.migrate(ctx); err != nil {
 		sdb.Close()
 		return nil, err
@@ -169,6 +173,21 @@ func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 func (d *DB) Close() error {
 	d.stmts.close()
 	return d.db.Close()
+}
+
+// requireFTS5 fails when this build's SQLite lacks FTS5, which history
+// search indexes exchanges with (migration 0006): without it every
+// recorded exchange would fail to store. go-sqlite3 compiles FTS5 in with
+// the sqlite_fts5 build tag; the Makefile and the Dockerfile set it.
+func (d *DB) requireFTS5(ctx context.Context) error {
+	var on bool
+	if err := d.db.GetContext(ctx, &on, `SELECT sqlite_compileoption_used('ENABLE_FTS5')`); err != nil {
+		return fmt.Errorf("store: check for FTS5: %w", err)
+	}
+	if !on {
+		return fmt.Errorf("store: this build's SQLite has no FTS5; build and test with -tags sqlite_fts5 (make sets it through GOFLAGS)")
+	}
+	return nil
 }
 
 // migrate applies, in name order, each migration not yet recorded in the
