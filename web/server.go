@@ -30,6 +30,8 @@ type Deps struct {
 	Recording RecordingHealth
 	// LastCalls, if not nil, keeps each item's last call across reloads.
 	LastCalls LastCallService
+	// History searches recorded exchanges.
+	History backend.HistoryStore
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -132,6 +134,8 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/traffic", s.traffic)
 	e.GET("/sessions/:id/export", s.exportFrames)
 	e.GET("/sessions/:id/logs", s.sessionLogs)
+	e.GET("/history", s.searchHistory)
+	e.GET("/sessions/:id/exchanges/:exchange", s.showExchange)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
 

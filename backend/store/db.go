@@ -27,6 +27,8 @@ type DB struct {
 	db    *sqlx.DB
 	aead  cipher.AEAD // encrypts server env and header values
 	stmts frameStatements
+	// indexer fills history search's index in the background.
+	indexer *historyIndexer
 }
 
 // Option changes how Open opens the database.
@@ -65,7 +67,9 @@ func DSN(path string) string {
 
 // Open opens (creating if needed) the SQLite file at path and its secret key
 // file (path + ".key"), applies every pending migration, and seals the
-// plaintext secrets that older versions stored (sealOlderPlaintext). Connections
+// plaintext secrets that older versions stored (sealOlderPlaintext), and
+// starts indexing recorded exchanges for history search in the background
+// (IndexHistory) until Close. Connections
 // have the settings of DSN. The database file, its -wal and -shm files and
 // the key file are readable and writable by their owner alone (mode 0600).
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
@@ -115,6 +119,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		sdb.Close()
 		return nil, err
 	}
+	d.indexer = startHistoryIndexer(d)
 	return d, nil
 }
 
@@ -171,6 +176,7 @@ func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 
 // Close closes the database. It is safe to call more than once.
 func (d *DB) Close() error {
+	d.indexer.stop()
 	d.stmts.close()
 	return d.db.Close()
 }

@@ -85,10 +85,17 @@ type historyRow struct {
 	LatencyNS int64 `db:"latency_ns"`
 }
 
-// SearchHistory implements backend.HistoryStore. With text, the full-text
+// SearchHistory implements backend.HistoryStore. With text, it first
+// indexes the exchanges still queued for the index; then the full-text
 // index leads, newest first, so a page needs only as many index rows as
 // it takes to fill it after the other filters; without, the exchanges do.
 func (d *DB) SearchHistory(ctx context.Context, q backend.HistoryQuery, beforeID int64, limit int) ([]backend.HistoryEntry, error) {
+	if len(q.Text) > 0 {
+		// What was recorded since the indexer last ran is found too.
+		if err := d.indexAllHistory(ctx); err != nil {
+			return nil, err
+		}
+	}
 	where, args := historyWhere(q)
 	const joins = `
 	JOIN frames rq ON rq.id = e.request_frame_id

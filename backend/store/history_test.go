@@ -191,6 +191,9 @@ func TestHistoryIndexFollowsDeletes(t *testing.T) {
 	ctx := testContext(t)
 	s := MustCreateSession(t, d, 0, "demo")
 	mustStoreExchanges(t, d, toolCall(s, "echo", "gone", "gone", false, time.Millisecond, time.Now()))
+	if err := d.indexAllHistory(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := d.db.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +217,7 @@ func TestHistoryMigrationIndexesOlderExchanges(t *testing.T) {
 	ctx := testContext(t)
 	s := MustCreateSession(t, d, 0, "demo")
 	// Undo 0006 as if the database predated it, then record.
-	for _, stmt := range []string{`DROP TRIGGER exchanges_fts_insert`, `DROP TRIGGER exchanges_fts_delete`, `DROP TABLE exchanges_fts`,
+	for _, stmt := range []string{`DROP TRIGGER exchanges_fts_queue`, `DROP TRIGGER exchanges_fts_delete`, `DROP TABLE exchanges_fts`, `DROP TABLE exchanges_fts_pending`,
 		`DELETE FROM migrations WHERE name = '0006_history_search.sql'`} {
 		if _, err := d.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(err)
@@ -231,6 +234,54 @@ func TestHistoryMigrationIndexesOlderExchanges(t *testing.T) {
 	}
 	if !slices.Equal(exchangeIDs(got), ids) {
 		t.Errorf("after the migration, search = %v, want %v", exchangeIDs(got), ids)
+	}
+}
+
+// TestHistoryIndexedInBackground checks that recorded exchanges reach the
+// index without a search asking.
+func TestHistoryIndexedInBackground(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	s := MustCreateSession(t, d, 0, "demo")
+	mustStoreExchanges(t, d, toolCall(s, "echo", "x", "y", false, time.Millisecond, time.Now()))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var indexed, pending int
+		if err := d.db.GetContext(ctx, &indexed, `SELECT COUNT(*) FROM exchanges_fts WHERE exchanges_fts MATCH 'echo'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.db.GetContext(ctx, &pending, `SELECT COUNT(*) FROM exchanges_fts_pending`); err != nil {
+			t.Fatal(err)
+		}
+		if indexed == 1 && pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10s: %d indexed, %d pending", indexed, pending)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestIndexHistoryInBatches checks that IndexHistory takes the queue a
+// batch at a time, oldest first.
+func TestIndexHistoryInBatches(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	d.indexer.stop() // this test indexes by hand
+	s := MustCreateSession(t, d, 0, "demo")
+	mustStoreExchanges(t, d,
+		toolCall(s, "echo", "a", "first", false, time.Millisecond, time.Now()),
+		toolCall(s, "echo", "b", "second", false, time.Millisecond, time.Now()),
+		toolCall(s, "echo", "c", "third", false, time.Millisecond, time.Now()))
+	for _, want := range []int{2, 1, 0} {
+		if n, err := d.IndexHistory(ctx, 2); err != nil || n != want {
+			t.Fatalf("IndexHistory = %d, %v; want %d", n, err, want)
+		}
+	}
+	var n int
+	if err := d.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM exchanges_fts WHERE exchanges_fts MATCH 'first OR second OR third'`); err != nil || n != 3 {
+		t.Errorf("%d indexed (%v), want 3", n, err)
 	}
 }
 
