@@ -24,9 +24,17 @@
       say("Selected: press Ctrl+C");
       return;
     }
+    // A clipboard the browser keeps waiting (a permission prompt) falls
+    // back to the selection after a second; its later answer still shows.
+    var fallback = setTimeout(function () {
+      selectText();
+      say("Selected: press Ctrl+C");
+    }, 1000);
     navigator.clipboard.writeText(source.textContent).then(function () {
+      clearTimeout(fallback);
       say("Copied");
     }, function () {
+      clearTimeout(fallback);
       selectText();
       say("Selected: press Ctrl+C");
     });

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
@@ -78,6 +79,12 @@ func ftsMatch(text []string) string {
 	return strings.Join(parts, " AND ")
 }
 
+// historyJoins joins an exchange e to its frames and session.
+const historyJoins = `
+	JOIN frames rq ON rq.id = e.request_frame_id
+	JOIN frames rs ON rs.id = e.response_frame_id
+	JOIN sessions s ON s.id = e.session_id`
+
 type historyRow struct {
 	Request   int64 `db:"request_frame_id"`
 	Response  int64 `db:"response_frame_id"`
@@ -97,22 +104,24 @@ func (d *DB) SearchHistory(ctx context.Context, q backend.HistoryQuery, beforeID
 		}
 	}
 	where, args := historyWhere(q)
-	const joins = `
-	JOIN frames rq ON rq.id = e.request_frame_id
-	JOIN frames rs ON rs.id = e.response_frame_id
-	JOIN sessions s ON s.id = e.session_id`
+	const joins = historyJoins
+	// A plain bound (no "0 means none") lets SQLite hand it to the index.
+	below := beforeID
+	if below <= 0 {
+		below = math.MaxInt64
+	}
 	var query string
 	var lead []any
 	if len(q.Text) > 0 {
 		query = `SELECT e.request_frame_id, e.response_frame_id, e.session_id, e.latency_ns
 	FROM exchanges_fts x JOIN exchanges e ON e.request_frame_id = x.rowid` + joins + `
-	WHERE exchanges_fts MATCH ? AND (? = 0 OR x.rowid < ?)` + where + ` ORDER BY x.rowid DESC LIMIT ?`
-		lead = []any{ftsMatch(q.Text), beforeID, beforeID}
+	WHERE exchanges_fts MATCH ? AND x.rowid < ?` + where + ` ORDER BY x.rowid DESC LIMIT ?`
+		lead = []any{ftsMatch(q.Text), below}
 	} else {
 		query = `SELECT e.request_frame_id, e.response_frame_id, e.session_id, e.latency_ns
 	FROM exchanges e` + joins + `
-	WHERE (? = 0 OR e.request_frame_id < ?)` + where + ` ORDER BY e.request_frame_id DESC LIMIT ?`
-		lead = []any{beforeID, beforeID}
+	WHERE e.request_frame_id < ?` + where + ` ORDER BY e.request_frame_id DESC LIMIT ?`
+		lead = []any{below}
 	}
 	var rows []historyRow
 	if err := d.db.SelectContext(ctx, &rows, query, append(append(lead, args...), limit)...); err != nil {

@@ -207,7 +207,7 @@ func BenchmarkCLI(b *testing.B) {
 func benchBuildPlayground(b *testing.B) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "playground")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".") // FTS5: history search
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
