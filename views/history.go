@@ -68,9 +68,12 @@ const excerptRadius = 60
 // no terms or none found, the start of the response's body.
 func excerpt(e backend.HistoryEntry, terms []string) []excerptSpan {
 	for _, body := range [][]byte{e.Response.Body, e.Request.Body} {
-		lower := bytes.ToLower(body)
+		lower, fold := bytes.ToLower(body), bytes.ToLower
+		if len(lower) != len(body) { // offsets in lower would not be offsets in body
+			lower, fold = body, func(b []byte) []byte { return b }
+		}
 		for _, t := range terms {
-			if i := bytes.Index(lower, bytes.ToLower([]byte(t))); i >= 0 && t != "" {
+			if i := bytes.Index(lower, fold([]byte(t))); i >= 0 && t != "" && len(fold([]byte(t))) == len(t) {
 				end := i + len(t)
 				from, to := max(0, i-excerptRadius), min(len(body), end+excerptRadius)
 				from, to = runeStart(body, from), runeStart(body, to)

@@ -35,8 +35,7 @@ func historyWhere(q backend.HistoryQuery) (string, []any) {
 		add(`e.method = ?`, q.Method)
 	}
 	if q.Item != "" {
-		// instr first: it is cheap and rules out most rows.
-		add(`instr(rq.body, CAST(? AS BLOB)) > 0 AND coalesce(json_extract(`+fmt.Sprintf(historyJSON, "rq")+`, '$.params.name'), json_extract(`+fmt.Sprintf(historyJSON, "rq")+`, '$.params.uri')) = ?`, q.Item, q.Item)
+		add(`coalesce(json_extract(`+fmt.Sprintf(historyJSON, "rq")+`, '$.params.name'), json_extract(`+fmt.Sprintf(historyJSON, "rq")+`, '$.params.uri')) = ?`, q.Item)
 	}
 	switch q.Outcome {
 	case backend.OutcomeOK:
