@@ -66,7 +66,7 @@ func (s *Server) consoleSend(c echo.Context) error {
 			v.Sent = "Sent the notification " + v.Method + ". A notification has no answer; whatever the server does next appears in the traffic."
 		}
 	default:
-		res, err := s.deps.Pool.Call(ctx, sessionID, v.Method, params)
+		res, err := s.deps.Pool.CallWith(ctx, sessionID, v.Method, params, backend.CallOptions{ResponseFrame: true})
 		v.Outcome = requestOutcome(res, err)
 	}
 	return render(c, http.StatusOK, views.ConsoleCard(sessionID, v))
@@ -84,7 +84,7 @@ func (s *Server) consoleMethods(ctx context.Context, sessionID int64) ([]backend
 
 // requestOutcome shows the answer to a request of any method.
 func requestOutcome(res backend.CallResult, err error) *views.ToolOutcome {
-	o := &views.ToolOutcome{Latency: res.Latency}
+	o := &views.ToolOutcome{Latency: res.Latency, FrameID: res.ResponseFrameID}
 	switch {
 	case err != nil:
 		o.Kind, o.Message = views.OutcomeFailure, backend.ErrorMessageOf(err)

@@ -30,6 +30,8 @@ type Deps struct {
 	Recording RecordingHealth
 	// LastCalls, if not nil, keeps each item's last call across reloads.
 	LastCalls LastCallService
+	// Collections keeps saved example calls and runs them.
+	Collections *backend.Collections
 	// History searches recorded exchanges.
 	History backend.HistoryStore
 }
@@ -138,6 +140,19 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/exchanges/:exchange", s.showExchange)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
+
+	e.GET("/collections", s.listCollections)
+	e.POST("/collections", s.createCollection)
+	e.GET("/collections/save", s.saveExampleForm)
+	e.POST("/collections/save", s.saveExample)
+	e.GET("/collections/:id", s.showCollection)
+	e.POST("/collections/:id", s.renameCollection)
+	e.POST("/collections/:id/delete", s.deleteCollection)
+	e.POST("/collections/:id/run", s.runCollection)
+	e.GET("/collections/:id/runs/:run", s.showRun)
+	e.POST("/collections/:id/examples/:ex", s.updateExample)
+	e.POST("/collections/:id/examples/:ex/move", s.moveExample)
+	e.POST("/collections/:id/examples/:ex/delete", s.deleteExample)
 
 	api := e.Group("/api/v1")
 	api.GET("/servers", s.apiListServers)

@@ -41,8 +41,9 @@ const config = `{
 }
 `
 
-// logoPNG is the binary resource: a 32x32 PNG square.
-var logoPNG = pngSquare(32, color.RGBA{R: 0x8e, G: 0x24, B: 0xaa, A: 0xff})
+// logoPNG returns the binary resource, a 32x32 PNG square, encoded on
+// first use.
+var logoPNG = sync.OnceValue(func() []byte { return pngSquare(32, color.RGBA{R: 0x8e, G: 0x24, B: 0xaa, A: 0xff}) })
 
 // user is one entry of the demo://users/{id} template.
 type user struct {
@@ -69,7 +70,7 @@ func addResources(s *mcp.Server) {
 		Description: "A static JSON document.", MIMEType: "application/json", Size: int64(len(config))},
 		staticText(config))
 	s.AddResource(&mcp.Resource{URI: logoURI, Name: "logo", Title: "Logo",
-		Description: "A binary (blob) resource: a 32x32 PNG.", MIMEType: "image/png", Size: int64(len(logoPNG))},
+		Description: "A binary (blob) resource: a 32x32 PNG.", MIMEType: "image/png", Size: int64(len(logoPNG()))},
 		readLogo)
 	s.AddResource(&mcp.Resource{URI: clockURI, Name: "clock", Title: "Clock",
 		Description: "The current UTC time; subscribers are notified of updates every few seconds.", MIMEType: "text/plain"},
@@ -88,7 +89,7 @@ func staticText(text string) mcp.ResourceHandler {
 }
 
 func readLogo(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{Blob: logoPNG}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{Blob: logoPNG()}}}, nil
 }
 
 // readClock returns the current UTC time in RFC 3339 form.

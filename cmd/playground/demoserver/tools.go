@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -241,16 +242,19 @@ type tinyImageIn struct {
 	Color string `json:"color"`
 }
 
-// squares holds the tiny_image PNGs, encoded once at init.
-var squares = map[string][]byte{
-	"red":   pngSquare(16, color.RGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}),
-	"green": pngSquare(16, color.RGBA{R: 0x43, G: 0xa0, B: 0x47, A: 0xff}),
-	"blue":  pngSquare(16, color.RGBA{R: 0x1e, G: 0x88, B: 0xe5, A: 0xff}),
-}
+// squares returns the tiny_image PNGs, encoded on first use (not at init:
+// every command of the binary would pay for them).
+var squares = sync.OnceValue(func() map[string][]byte {
+	return map[string][]byte{
+		"red":   pngSquare(16, color.RGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}),
+		"green": pngSquare(16, color.RGBA{R: 0x43, G: 0xa0, B: 0x47, A: 0xff}),
+		"blue":  pngSquare(16, color.RGBA{R: 0x1e, G: 0x88, B: 0xe5, A: 0xff}),
+	}
+})
 
 // tinyImage returns a 16x16 PNG square of the chosen colour plus a caption.
 func tinyImage(_ context.Context, _ *mcp.CallToolRequest, in tinyImageIn) (*mcp.CallToolResult, any, error) {
-	data, ok := squares[in.Color]
+	data, ok := squares()[in.Color]
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown color %q", in.Color)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,7 +48,7 @@ func richResult(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult
 		Meta: mcp.Meta{"demo/generatedBy": "rich_result"},
 		Content: []mcp.Content{
 			&mcp.TextContent{Text: richMarkdown, Annotations: &mcp.Annotations{Audience: []mcp.Role{"user"}, Priority: 0.8}},
-			&mcp.AudioContent{Data: toneWAV, MIMEType: "audio/wav"},
+			&mcp.AudioContent{Data: toneWAV(), MIMEType: "audio/wav"},
 			&mcp.ResourceLink{URI: readmeURI, Name: "readme", Title: "Read me", Description: "What this server offers.",
 				MIMEType: "text/markdown", Size: &size},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: configURI, MIMEType: "application/json", Text: config},
@@ -71,8 +72,9 @@ func bigResult(_ context.Context, _ *mcp.CallToolRequest, in bigResultIn) (*mcp.
 	return textResult(b.String()[:n]), nil, nil
 }
 
-// toneWAV is a fifth of a second of a 440 Hz tone, 8 kHz 8-bit mono WAV.
-var toneWAV = func() []byte {
+// toneWAV returns a fifth of a second of a 440 Hz tone, 8 kHz 8-bit mono
+// WAV, made on first use.
+var toneWAV = sync.OnceValue(func() []byte {
 	const rate, samples = 8000, 1600
 	var b bytes.Buffer
 	b.WriteString("RIFF")
@@ -90,4 +92,4 @@ var toneWAV = func() []byte {
 		b.WriteByte(byte(128 + 60*math.Sin(2*math.Pi*440*float64(i)/rate)))
 	}
 	return b.Bytes()
-}()
+})

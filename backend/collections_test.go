@@ -1,0 +1,198 @@
+package backend_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// TestCollectionSaveAndRun saves two recorded calls (a result and a
+// JSON-RPC error) into a new collection, runs it on a live session and
+// sees both pass; after the first example's params change it fails with
+// the diff, and marking the changed field volatile makes it pass again.
+// Every run is stored.
+func TestCollectionSaveAndRun(t *testing.T) {
+	e := MustEnv(t)
+	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool)
+
+	call := func(params string) int64 {
+		t.Helper()
+		res, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(params), backend.CallOptions{ResponseFrame: true})
+		if err != nil || res.ResponseFrameID == 0 {
+			t.Fatalf("call %s = %+v, %v", params, res, err)
+		}
+		return res.ResponseFrameID
+	}
+	echoFrame := call(`{"name":"echo","arguments":{"text":"hello"}}`)
+	errFrame := call(`{"name":"no_such_tool","arguments":{}}`)
+
+	col, echo, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoFrame, NewCollection: " smoke ", Name: "echo hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if col.Name != "smoke" || echo.Method != "tools/call" || string(echo.Params) != `{"name":"echo","arguments":{"text":"hello"}}` ||
+		echo.SnapshotKind != backend.SnapshotResult || echo.ExpectIsError {
+		t.Fatalf("saved %+v in %+v", echo, col)
+	}
+	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: errFrame, CollectionID: col.ID, Name: "unknown tool"}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = cols.Save(ctx, backend.SaveRequest{ResponseFrameID: errFrame, NewCollection: "smoke", Name: "echo hello"})
+	if backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Errorf("a duplicate example name = %v, want a conflict", err)
+	}
+	// The request frame is not an answer: it cannot be saved.
+	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoFrame - 1, NewCollection: "x", Name: "y"}); backend.ErrorCodeOf(err) != backend.EInvalid {
+		t.Errorf("saving a request frame = %v, want EInvalid", err)
+	}
+
+	run, err := cols.Run(ctx, col.ID, sess.ID, 0)
+	if err != nil || run.Passed != 2 || run.Failed != 0 || run.Finished.IsZero() || run.ServerName != "sdk" {
+		t.Fatalf("first run = %+v, %v; want 2 passed", run, err)
+	}
+
+	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`}); err != nil {
+		t.Fatal(err)
+	}
+	run, err = cols.Run(ctx, col.ID, sess.ID, 0)
+	if err != nil || run.Passed != 1 || run.Failed != 1 {
+		t.Fatalf("run after the edit = %+v, %v; want 1 passed, 1 failed", run, err)
+	}
+	_, results, err := cols.GetRun(ctx, col.ID, run.ID)
+	if err != nil || len(results) != 2 {
+		t.Fatalf("GetRun = %+v, %v", results, err)
+	}
+	r := results[0]
+	if r.Outcome != backend.RunFail || r.ExampleName != "echo hello" || len(r.Diff) != 1 || r.Diff[0].Path != "/content/0/text" ||
+		string(r.Diff[0].Old) != `"hello"` || string(r.Diff[0].New) != `"bye"` || r.ResponseFrameID == 0 {
+		t.Errorf("failed result = %+v", r)
+	}
+	if results[1].Outcome != backend.RunPass {
+		t.Errorf("error example = %+v, want pass", results[1])
+	}
+
+	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`, Volatile: "/content/*/text\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if run, err = cols.Run(ctx, col.ID, sess.ID, echo.ID); err != nil || run.Passed != 1 || run.Failed != 0 {
+		t.Errorf("run of one example with a volatile path = %+v, %v; want 1 passed", run, err)
+	}
+	runs, err := cols.Runs(ctx, col.ID, 10)
+	if err != nil || len(runs) != 3 || runs[0].ID != run.ID {
+		t.Errorf("Runs = %+v, %v; want 3, newest first", runs, err)
+	}
+
+	// With the session gone, the example errors rather than fails.
+	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	run, err = cols.Run(ctx, col.ID, sess.ID, echo.ID)
+	if err != nil || run.Failed != 1 {
+		t.Fatalf("run on a closed session = %+v, %v", run, err)
+	}
+	if _, results, _ := cols.GetRun(ctx, col.ID, run.ID); results[0].Outcome != backend.RunError || results[0].Message == "" {
+		t.Errorf("result on a closed session = %+v, want an error with a message", results[0])
+	}
+}
+
+// TestCollectionEdits covers names, example edits, ordering and deletion.
+func TestCollectionEdits(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool)
+	if _, err := cols.Create(ctx, "  ", ""); backend.ErrorCodeOf(err) != backend.EInvalid {
+		t.Errorf("empty name = %v, want EInvalid", err)
+	}
+	a, err := cols.Create(ctx, "a", "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cols.Create(ctx, "a", ""); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Errorf("duplicate name = %v, want EConflict", err)
+	}
+	b, _ := cols.Create(ctx, "b", "")
+	if err := cols.Rename(ctx, b.ID, "a", ""); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Errorf("renaming onto a taken name = %v, want EConflict", err)
+	}
+	if err := cols.Rename(ctx, b.ID, "c", "third"); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, name := range []string{"one", "two", "three"} {
+		ex, err := e.db.AddExample(ctx, backend.Example{CollectionID: a.ID, Name: name, Method: "ping",
+			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, ex.ID)
+	}
+	if err := cols.MoveExample(ctx, a.ID, ids[2], true); err != nil {
+		t.Fatal(err)
+	}
+	if err := cols.MoveExample(ctx, a.ID, ids[0], true); err != nil { // already first
+		t.Fatal(err)
+	}
+	if err := cols.DeleteExample(ctx, a.ID, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	_, exs, err := cols.Get(ctx, a.ID)
+	if err != nil || len(exs) != 2 || exs[0].Name != "three" || exs[1].Name != "two" {
+		t.Errorf("examples after moves and a delete = %+v, %v", exs, err)
+	}
+	for _, tc := range []struct{ name, params, volatile, field string }{
+		{"params not an object", `[1]`, "", "params"},
+		{"params not JSON", `{`, "", "params"},
+		{"pointer without slash", `{}`, "content", "volatile"},
+	} {
+		err := cols.UpdateExample(ctx, a.ID, ids[1], backend.ExampleEdit{Params: tc.params, Volatile: tc.volatile})
+		var be *backend.Error
+		if !errors.As(err, &be) || be.Code != backend.EInvalid || be.Fields[tc.field] == "" {
+			t.Errorf("%s: %v, want EInvalid on %s", tc.name, err, tc.field)
+		}
+	}
+	list, err := cols.List(ctx)
+	if err != nil || len(list) != 2 || list[0].Name != "a" || list[0].Examples != 2 || list[1].Name != "c" {
+		t.Errorf("List = %+v, %v", list, err)
+	}
+	if err := cols.Delete(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cols.Get(ctx, a.ID); backend.ErrorCodeOf(err) != backend.ENotFound {
+		t.Errorf("Get of a deleted collection = %v", err)
+	}
+}
+
+// TestJudge checks the rules that decide pass and fail.
+func TestJudge(t *testing.T) {
+	result := backend.Example{SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[],"isError":true}`), ExpectIsError: true}
+	rpcErr := backend.Example{SnapshotKind: backend.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"bad"}`)}
+	tests := []struct {
+		name string
+		ex   backend.Example
+		res  backend.CallResult
+		want backend.RunOutcome
+	}{
+		{"same result", result, backend.CallResult{Result: json.RawMessage(`{"isError":true,"content":[]}`)}, backend.RunPass},
+		{"isError differs", result, backend.CallResult{Result: json.RawMessage(`{"content":[]}`)}, backend.RunFail},
+		{"error where a result was expected", result, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602}}, backend.RunFail},
+		{"same error code, other message", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602, Message: "other"}}, backend.RunPass},
+		{"other error code", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32601}}, backend.RunFail},
+		{"result where an error was expected", rpcErr, backend.CallResult{Result: json.RawMessage(`{}`)}, backend.RunFail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, msg, diff := backend.Judge(tt.ex, tt.res)
+			if got != tt.want {
+				t.Errorf("Judge = %s (%s)", got, msg)
+			}
+			if got == backend.RunFail && (msg == "" || len(diff) == 0) {
+				t.Errorf("a failure without message or diff: %q %v", msg, diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,278 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+type collectionRow struct {
+	ID          int64  `db:"id"`
+	Name        string `db:"name"`
+	Description string `db:"description"`
+	CreatedAt   int64  `db:"created_at"`
+	Examples    int    `db:"examples"`
+}
+
+func (r collectionRow) collection() backend.Collection {
+	return backend.Collection{ID: r.ID, Name: r.Name, Description: r.Description, Created: fromUnixNano(r.CreatedAt), Examples: r.Examples}
+}
+
+const collectionColumns = `SELECT c.id, c.name, c.description, c.created_at,
+	(SELECT COUNT(*) FROM examples e WHERE e.collection_id = c.id) AS examples FROM collections c`
+
+// collectionNameConflict turns a duplicate collection name into an
+// EConflict *Error.
+func collectionNameConflict(name string, err error) error {
+	if strings.Contains(err.Error(), "UNIQUE constraint failed: collections.name") {
+		msg := fmt.Sprintf("A collection named %q already exists.", name)
+		return &backend.Error{Code: backend.EConflict, Message: msg, Fields: map[string]string{"name": msg}}
+	}
+	return fmt.Errorf("store: save collection %q: %w", name, err)
+}
+
+// CreateCollection implements backend.CollectionStore.
+func (d *DB) CreateCollection(ctx context.Context, c backend.Collection) (backend.Collection, error) {
+	res, err := d.db.ExecContext(ctx, `INSERT INTO collections (name, description, created_at) VALUES (?, ?, ?)`,
+		c.Name, c.Description, unixNano(c.Created))
+	if err != nil {
+		return backend.Collection{}, collectionNameConflict(c.Name, err)
+	}
+	c.ID, err = res.LastInsertId()
+	if err != nil {
+		return backend.Collection{}, fmt.Errorf("store: create collection: %w", err)
+	}
+	return c, nil
+}
+
+// ListCollections implements backend.CollectionStore.
+func (d *DB) ListCollections(ctx context.Context) ([]backend.Collection, error) {
+	var rows []collectionRow
+	if err := d.db.SelectContext(ctx, &rows, collectionColumns+` ORDER BY c.name`); err != nil {
+		return nil, fmt.Errorf("store: list collections: %w", err)
+	}
+	out := make([]backend.Collection, len(rows))
+	for i, r := range rows {
+		out[i] = r.collection()
+	}
+	return out, nil
+}
+
+// GetCollection implements backend.CollectionStore.
+func (d *DB) GetCollection(ctx context.Context, id int64) (backend.Collection, error) {
+	var r collectionRow
+	err := d.db.GetContext(ctx, &r, collectionColumns+` WHERE c.id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Collection{}, backend.Errorf(backend.ENotFound, "Collection %d does not exist.", id)
+	}
+	if err != nil {
+		return backend.Collection{}, fmt.Errorf("store: get collection %d: %w", id, err)
+	}
+	return r.collection(), nil
+}
+
+// CollectionByName implements backend.CollectionStore.
+func (d *DB) CollectionByName(ctx context.Context, name string) (backend.Collection, bool, error) {
+	var r collectionRow
+	err := d.db.GetContext(ctx, &r, collectionColumns+` WHERE c.name = ?`, name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Collection{}, false, nil
+	}
+	if err != nil {
+		return backend.Collection{}, false, fmt.Errorf("store: collection %q: %w", name, err)
+	}
+	return r.collection(), true, nil
+}
+
+// UpdateCollection implements backend.CollectionStore.
+func (d *DB) UpdateCollection(ctx context.Context, c backend.Collection) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE collections SET name = ?, description = ? WHERE id = ?`, c.Name, c.Description, c.ID)
+	if err != nil {
+		return collectionNameConflict(c.Name, err)
+	}
+	return mustAffect(res, "Collection %d does not exist.", c.ID)
+}
+
+// DeleteCollection implements backend.CollectionStore.
+func (d *DB) DeleteCollection(ctx context.Context, id int64) error {
+	res, err := d.db.ExecContext(ctx, `DELETE FROM collections WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("store: delete collection %d: %w", id, err)
+	}
+	return mustAffect(res, "Collection %d does not exist.", id)
+}
+
+type exampleRow struct {
+	ID            int64          `db:"id"`
+	CollectionID  int64          `db:"collection_id"`
+	Position      int            `db:"position"`
+	Name          string         `db:"name"`
+	Description   string         `db:"description"`
+	Method        string         `db:"method"`
+	Params        sql.NullString `db:"params"`
+	SnapshotKind  string         `db:"snapshot_kind"`
+	Snapshot      string         `db:"snapshot"`
+	Volatile      string         `db:"volatile"`
+	ExpectIsError bool           `db:"expect_is_error"`
+	CreatedAt     int64          `db:"created_at"`
+}
+
+const exampleColumns = `SELECT id, collection_id, position, name, description, method, params,
+	snapshot_kind, snapshot, volatile, expect_is_error, created_at FROM examples`
+
+func (r exampleRow) example() (backend.Example, error) {
+	e := backend.Example{
+		ID: r.ID, CollectionID: r.CollectionID, Position: r.Position, Name: r.Name, Description: r.Description,
+		Method: r.Method, SnapshotKind: backend.SnapshotKind(r.SnapshotKind), Snapshot: json.RawMessage(r.Snapshot),
+		ExpectIsError: r.ExpectIsError, Created: fromUnixNano(r.CreatedAt),
+	}
+	if r.Params.Valid {
+		e.Params = json.RawMessage(r.Params.String)
+	}
+	if err := json.Unmarshal([]byte(r.Volatile), &e.Volatile); err != nil {
+		return backend.Example{}, fmt.Errorf("store: example %d: volatile paths: %w", r.ID, err)
+	}
+	return e, nil
+}
+
+func nullJSON(b json.RawMessage) sql.NullString {
+	return sql.NullString{String: string(b), Valid: len(b) > 0}
+}
+
+func volatileJSON(paths []string) (string, error) {
+	if paths == nil {
+		paths = []string{}
+	}
+	b, err := json.Marshal(paths)
+	return string(b), err
+}
+
+func exampleNameConflict(name string, err error) error {
+	if strings.Contains(err.Error(), "UNIQUE constraint failed: examples.collection_id, examples.name") {
+		msg := fmt.Sprintf("This collection already has an example named %q.", name)
+		return &backend.Error{Code: backend.EConflict, Message: msg, Fields: map[string]string{"name": msg}}
+	}
+	if strings.Contains(err.Error(), "FOREIGN KEY constraint failed") {
+		return backend.Errorf(backend.ENotFound, "The collection does not exist.")
+	}
+	return fmt.Errorf("store: save example %q: %w", name, err)
+}
+
+// AddExample implements backend.CollectionStore.
+func (d *DB) AddExample(ctx context.Context, e backend.Example) (backend.Example, error) {
+	vol, err := volatileJSON(e.Volatile)
+	if err != nil {
+		return backend.Example{}, fmt.Errorf("store: add example: %w", err)
+	}
+	err = d.db.GetContext(ctx, &e.ID, `
+	INSERT INTO examples (collection_id, position, name, description, method, params, snapshot_kind, snapshot, volatile, expect_is_error, created_at)
+	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	RETURNING id`,
+		e.CollectionID, e.Name, e.Description, e.Method, nullJSON(e.Params), string(e.SnapshotKind), string(e.Snapshot),
+		vol, e.ExpectIsError, unixNano(e.Created))
+	if err != nil {
+		return backend.Example{}, exampleNameConflict(e.Name, err)
+	}
+	return d.GetExample(ctx, e.CollectionID, e.ID)
+}
+
+// ListExamples implements backend.CollectionStore.
+func (d *DB) ListExamples(ctx context.Context, collectionID int64) ([]backend.Example, error) {
+	var rows []exampleRow
+	if err := d.db.SelectContext(ctx, &rows, exampleColumns+` WHERE collection_id = ? ORDER BY position, id`, collectionID); err != nil {
+		return nil, fmt.Errorf("store: list examples of collection %d: %w", collectionID, err)
+	}
+	out := make([]backend.Example, len(rows))
+	for i, r := range rows {
+		e, err := r.example()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// GetExample implements backend.CollectionStore.
+func (d *DB) GetExample(ctx context.Context, collectionID, id int64) (backend.Example, error) {
+	var r exampleRow
+	err := d.db.GetContext(ctx, &r, exampleColumns+` WHERE collection_id = ? AND id = ?`, collectionID, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Example{}, backend.Errorf(backend.ENotFound, "Example %d does not exist in this collection.", id)
+	}
+	if err != nil {
+		return backend.Example{}, fmt.Errorf("store: get example %d: %w", id, err)
+	}
+	return r.example()
+}
+
+// UpdateExample implements backend.CollectionStore.
+func (d *DB) UpdateExample(ctx context.Context, e backend.Example) error {
+	vol, err := volatileJSON(e.Volatile)
+	if err != nil {
+		return fmt.Errorf("store: update example: %w", err)
+	}
+	res, err := d.db.ExecContext(ctx, `UPDATE examples SET description = ?, params = ?, volatile = ? WHERE collection_id = ? AND id = ?`,
+		e.Description, nullJSON(e.Params), vol, e.CollectionID, e.ID)
+	if err != nil {
+		return fmt.Errorf("store: update example %d: %w", e.ID, err)
+	}
+	return mustAffect(res, "Example %d does not exist in this collection.", e.ID)
+}
+
+// MoveExample implements backend.CollectionStore.
+func (d *DB) MoveExample(ctx context.Context, collectionID, id int64, up bool) error {
+	conn, err := d.db.Connx(ctx)
+	if err != nil {
+		return fmt.Errorf("store: move example %d: %w", id, err)
+	}
+	defer conn.Close()
+	return inTx(ctx, conn, func(tx *sqlx.Tx) error {
+		var pos int
+		err := tx.GetContext(ctx, &pos, `SELECT position FROM examples WHERE collection_id = ? AND id = ?`, collectionID, id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return backend.Errorf(backend.ENotFound, "Example %d does not exist in this collection.", id)
+		}
+		if err != nil {
+			return fmt.Errorf("store: move example %d: %w", id, err)
+		}
+		q := `SELECT id, position FROM examples WHERE collection_id = ? AND position > ? ORDER BY position LIMIT 1`
+		if up {
+			q = `SELECT id, position FROM examples WHERE collection_id = ? AND position < ? ORDER BY position DESC LIMIT 1`
+		}
+		var other struct {
+			ID       int64 `db:"id"`
+			Position int   `db:"position"`
+		}
+		err = tx.GetContext(ctx, &other, q, collectionID, pos)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // already at that end
+		}
+		if err != nil {
+			return fmt.Errorf("store: move example %d: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE examples SET position = ? WHERE id = ?`, other.Position, id); err != nil {
+			return fmt.Errorf("store: move example %d: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE examples SET position = ? WHERE id = ?`, pos, other.ID); err != nil {
+			return fmt.Errorf("store: move example %d: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// DeleteExample implements backend.CollectionStore.
+func (d *DB) DeleteExample(ctx context.Context, collectionID, id int64) error {
+	res, err := d.db.ExecContext(ctx, `DELETE FROM examples WHERE collection_id = ? AND id = ?`, collectionID, id)
+	if err != nil {
+		return fmt.Errorf("store: delete example %d: %w", id, err)
+	}
+	return mustAffect(res, "Example %d does not exist in this collection.", id)
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/jsondiff"
+)
+
+type runRow struct {
+	ID           int64         `db:"id"`
+	CollectionID int64         `db:"collection_id"`
+	SessionID    sql.NullInt64 `db:"session_id"`
+	ServerName   string        `db:"server_name"`
+	StartedAt    int64         `db:"started_at"`
+	FinishedAt   sql.NullInt64 `db:"finished_at"`
+	Passed       int           `db:"passed"`
+	Failed       int           `db:"failed"`
+}
+
+func (r runRow) run() backend.Run {
+	run := backend.Run{ID: r.ID, CollectionID: r.CollectionID, SessionID: r.SessionID.Int64, ServerName: r.ServerName,
+		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed}
+	if r.FinishedAt.Valid {
+		run.Finished = fromUnixNano(r.FinishedAt.Int64)
+	}
+	return run
+}
+
+const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at, passed, failed FROM collection_runs`
+
+// CreateRun implements backend.RunStore.
+func (d *DB) CreateRun(ctx context.Context, r backend.Run) (backend.Run, error) {
+	res, err := d.db.ExecContext(ctx, `INSERT INTO collection_runs (collection_id, session_id, server_name, started_at) VALUES (?, ?, ?, ?)`,
+		r.CollectionID, sql.NullInt64{Int64: r.SessionID, Valid: r.SessionID != 0}, r.ServerName, unixNano(r.Started))
+	if err != nil {
+		return backend.Run{}, fmt.Errorf("store: create run of collection %d: %w", r.CollectionID, err)
+	}
+	if r.ID, err = res.LastInsertId(); err != nil {
+		return backend.Run{}, fmt.Errorf("store: create run: %w", err)
+	}
+	return r, nil
+}
+
+// AddRunResult implements backend.RunStore.
+func (d *DB) AddRunResult(ctx context.Context, r backend.RunResult) error {
+	diff := r.Diff
+	if diff == nil {
+		diff = []jsondiff.Change{}
+	}
+	b, err := json.Marshal(diff)
+	if err != nil {
+		return fmt.Errorf("store: add run result: %w", err)
+	}
+	_, err = d.db.ExecContext(ctx, `
+	INSERT INTO run_results (run_id, example_id, example_name, outcome, message, diff, latency_ns, response_frame_id)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.RunID, sql.NullInt64{Int64: r.ExampleID, Valid: r.ExampleID != 0}, r.ExampleName, string(r.Outcome), r.Message, string(b),
+		int64(r.Latency), sql.NullInt64{Int64: r.ResponseFrameID, Valid: r.ResponseFrameID != 0})
+	if err != nil {
+		return fmt.Errorf("store: add result of run %d: %w", r.RunID, err)
+	}
+	return nil
+}
+
+// FinishRun implements backend.RunStore.
+func (d *DB) FinishRun(ctx context.Context, r backend.Run) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE collection_runs SET finished_at = ?, passed = ?, failed = ? WHERE id = ?`,
+		unixNano(r.Finished), r.Passed, r.Failed, r.ID)
+	if err != nil {
+		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
+	}
+	return mustAffect(res, "Run %d does not exist.", r.ID)
+}
+
+type runResultRow struct {
+	ID              int64         `db:"id"`
+	RunID           int64         `db:"run_id"`
+	ExampleID       sql.NullInt64 `db:"example_id"`
+	ExampleName     string        `db:"example_name"`
+	Outcome         string        `db:"outcome"`
+	Message         string        `db:"message"`
+	Diff            string        `db:"diff"`
+	LatencyNS       int64         `db:"latency_ns"`
+	ResponseFrameID sql.NullInt64 `db:"response_frame_id"`
+}
+
+// GetRun implements backend.RunStore.
+func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run, []backend.RunResult, error) {
+	var r runRow
+	err := d.db.GetContext(ctx, &r, runColumns+` WHERE collection_id = ? AND id = ?`, collectionID, runID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Run{}, nil, backend.Errorf(backend.ENotFound, "Run %d of this collection does not exist.", runID)
+	}
+	if err != nil {
+		return backend.Run{}, nil, fmt.Errorf("store: get run %d: %w", runID, err)
+	}
+	var rows []runResultRow
+	if err := d.db.SelectContext(ctx, &rows, `
+	SELECT id, run_id, example_id, example_name, outcome, message, diff, latency_ns, response_frame_id
+	FROM run_results WHERE run_id = ? ORDER BY id`, runID); err != nil {
+		return backend.Run{}, nil, fmt.Errorf("store: results of run %d: %w", runID, err)
+	}
+	results := make([]backend.RunResult, len(rows))
+	for i, x := range rows {
+		res := backend.RunResult{ID: x.ID, RunID: x.RunID, ExampleID: x.ExampleID.Int64, ExampleName: x.ExampleName,
+			Outcome: backend.RunOutcome(x.Outcome), Message: x.Message, Latency: time.Duration(x.LatencyNS),
+			ResponseFrameID: x.ResponseFrameID.Int64}
+		if err := json.Unmarshal([]byte(x.Diff), &res.Diff); err != nil {
+			return backend.Run{}, nil, fmt.Errorf("store: result %d of run %d: diff: %w", x.ID, runID, err)
+		}
+		results[i] = res
+	}
+	return r.run(), results, nil
+}
+
+// ListRuns implements backend.RunStore.
+func (d *DB) ListRuns(ctx context.Context, collectionID int64, limit int) ([]backend.Run, error) {
+	var rows []runRow
+	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? ORDER BY id DESC LIMIT ?`, collectionID, limit); err != nil {
+		return nil, fmt.Errorf("store: runs of collection %d: %w", collectionID, err)
+	}
+	out := make([]backend.Run, len(rows))
+	for i, r := range rows {
+		out[i] = r.run()
+	}
+	return out, nil
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserCollections saves a weather call for Paris from its tool
+// card into a new collection, opens the collection and runs it: it
+// passes. Then it edits the example's params to Berlin, so the server
+// answers otherwise, and runs again: the run fails and its report shows
+// the diff. When PLAYGROUND_SCREENSHOT_DIR is set, collections-save.png,
+// collections-page.png and collections-fail.png are saved there.
+func TestBrowserCollections(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	p.connectDemoServer(srv.URL)
+	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
+	weather := e2eCard("weather")
+
+	p.openTool("weather")
+	p.setValue(weather+` [name="arg.city"]`, "Paris")
+	p.submitTool("weather")
+	p.wantOutcome("weather", "result")
+
+	save := weather + ` [data-testid="save-to-collection"]`
+	p.do("open Save to collection", weather,
+		chromedp.Click(chromedp.CSS(save+` summary`)),
+		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
+	p.typeInto(save+` [data-testid="save-new-collection"]`, "Smoke")
+	p.typeInto(save+` [data-testid="save-name"]`, "Paris weather")
+	if shots != "" {
+		p.screenshot(shots, "collections-save", save)
+	}
+	p.do("save the example", save,
+		chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
+	if got := p.text(save + ` [data-testid="saved-example"]`); !strings.Contains(got, "Paris weather") || !strings.Contains(got, "Smoke") {
+		t.Errorf("the saved message reads %q", got)
+	}
+
+	p.do("open the collection", "main",
+		chromedp.Click(chromedp.CSS(save+` [data-testid="saved-collection-link"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="example"][data-example-name="Paris weather"]`)))
+	if params := p.value(`[data-testid="example-params"]`); !strings.Contains(params, `"Paris"`) || strings.Contains(params, "_meta") {
+		t.Errorf("the example's params read %q", params)
+	}
+	if shots != "" {
+		p.screenshot(shots, "collections-page", `[data-testid="example"]`)
+	}
+
+	runAll := func(want string) {
+		t.Helper()
+		p.do("run all", "main",
+			chromedp.Click(chromedp.CSS(`[data-testid="run-all"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
+		if got := strings.Join(strings.Fields(p.text(`[data-testid="run-summary"]`)), " "); got != want {
+			t.Fatalf("the run's summary reads %q, want %q\n%s", got, want, p.dump("main"))
+		}
+	}
+	runAll("1 passed, 0 failed")
+	if o := e2eEval[string](p, "read the outcome", "main", `document.querySelector('[data-testid="run-result"]').dataset.outcome`); o != "pass" {
+		t.Errorf("the example's outcome is %q, want pass", o)
+	}
+
+	p.do("back to the collection", "main",
+		chromedp.Click(chromedp.CSS(`.crumbs a[href^="/collections/"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="example-params"]`)))
+	p.setValue(`[data-testid="example-params"]`, `{"name":"weather","arguments":{"city":"Berlin"}}`)
+	p.do("save the edited params", "main",
+		chromedp.Click(chromedp.CSS(`[data-testid="example-save"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-row"]`)))
+	if params := p.value(`[data-testid="example-params"]`); !strings.Contains(params, `"Berlin"`) {
+		t.Fatalf("after saving, the example's params read %q", params)
+	}
+
+	runAll("0 passed, 1 failed")
+	if msg := p.text(`[data-testid="run-message"]`); !strings.Contains(msg, "differs from the snapshot") {
+		t.Errorf("the failure's message reads %q", msg)
+	}
+	diff := p.text(`[data-testid="run-diff"]`)
+	for _, w := range []string{"/structuredContent/city", `"Paris"`, `"Berlin"`, "changed"} {
+		if !strings.Contains(diff, w) {
+			t.Errorf("the diff lacks %q: %s", w, diff)
+		}
+	}
+	if shots != "" {
+		p.screenshot(shots, "collections-fail", `[data-testid="run-diff"]`)
+	}
+}
