@@ -9,7 +9,8 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
  && mkdir -p static/vendor \
  && cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-ws/dist/ws.min.js static/vendor/
 
-# Stage 2: the binary. go-sqlite3 needs cgo, so it links against glibc.
+# Stage 2: the binary. go-sqlite3 needs cgo, so it links against glibc, and
+# the sqlite_fts5 tag for history search's full-text index (as the Makefile).
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -18,7 +19,7 @@ COPY . .
 COPY --from=assets /src/static/vendor/ ./static/vendor/
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=1 go build -trimpath -ldflags='-s -w' -o /out/playground ./cmd/playground
+    CGO_ENABLED=1 go build -tags sqlite_fts5 -trimpath -ldflags='-s -w' -o /out/playground ./cmd/playground
 
 # Stage 3: runtime. The database lives in the /data volume (./playground.db,
 # relative to the working directory).

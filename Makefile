@@ -13,6 +13,9 @@ BIN := bin/playground
 
 # go-sqlite3 needs cgo; the race detector does too.
 export CGO_ENABLED := 1
+# go-sqlite3 compiles SQLite's FTS5 (history search) in only with this tag;
+# without it the store refuses to open. Every go command below gets it.
+export GOFLAGS += -tags=sqlite_fts5
 
 # Browser tests look for Chromium here and skip without it; tests that start
 # npm peers (server-everything, conformance, Node 22) look in node_modules.

@@ -35,6 +35,8 @@ type Deps struct {
 	// Revisions, if not nil, holds servers' interface revisions, which the
 	// Overview and the revisions page show (server_drift.go).
 	Revisions backend.RevisionStore
+	// History searches recorded exchanges.
+	History backend.HistoryStore
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -138,6 +140,8 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/traffic", s.traffic)
 	e.GET("/sessions/:id/export", s.exportFrames)
 	e.GET("/sessions/:id/logs", s.sessionLogs)
+	e.GET("/history", s.searchHistory)
+	e.GET("/sessions/:id/exchanges/:exchange", s.showExchange)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
 

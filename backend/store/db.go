@@ -27,6 +27,8 @@ type DB struct {
 	db    *sqlx.DB
 	aead  cipher.AEAD // encrypts server env and header values
 	stmts frameStatements
+	// indexer fills history search's index in the background.
+	indexer *historyIndexer
 }
 
 // Option changes how Open opens the database.
@@ -65,7 +67,9 @@ func DSN(path string) string {
 
 // Open opens (creating if needed) the SQLite file at path and its secret key
 // file (path + ".key"), applies every pending migration, and seals the
-// plaintext secrets that older versions stored (sealOlderPlaintext). Connections
+// plaintext secrets that older versions stored (sealOlderPlaintext), and
+// starts indexing recorded exchanges for history search in the background
+// (IndexHistory) until Close. Connections
 // have the settings of DSN. The database file, its -wal and -shm files and
 // the key file are readable and writable by their owner alone (mode 0600).
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
@@ -103,6 +107,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	d := &DB{db: sdb, aead: aead}
+	if err := d.requireFTS5(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
 	if err := d.migrate(ctx); err != nil {
 		sdb.Close()
 		return nil, err
@@ -111,6 +119,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		sdb.Close()
 		return nil, err
 	}
+	d.indexer = startHistoryIndexer(d)
 	return d, nil
 }
 
@@ -167,8 +176,24 @@ func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 
 // Close closes the database. It is safe to call more than once.
 func (d *DB) Close() error {
+	d.indexer.stop()
 	d.stmts.close()
 	return d.db.Close()
+}
+
+// requireFTS5 fails when this build's SQLite lacks FTS5, which history
+// search indexes exchanges with (migration 0006): without it every
+// recorded exchange would fail to store. go-sqlite3 compiles FTS5 in with
+// the sqlite_fts5 build tag; the Makefile and the Dockerfile set it.
+func (d *DB) requireFTS5(ctx context.Context) error {
+	var on bool
+	if err := d.db.GetContext(ctx, &on, `SELECT sqlite_compileoption_used('ENABLE_FTS5')`); err != nil {
+		return fmt.Errorf("store: check for FTS5: %w", err)
+	}
+	if !on {
+		return fmt.Errorf("store: this build's SQLite has no FTS5; build and test with -tags sqlite_fts5 (make sets it through GOFLAGS)")
+	}
+	return nil
 }
 
 // migrate applies, in name order, each migration not yet recorded in the

@@ -207,7 +207,8 @@ func BenchmarkCLI(b *testing.B) {
 func benchBuildPlayground(b *testing.B) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "playground")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	// sqlite_fts5: history search needs FTS5 (see the Makefile).
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)

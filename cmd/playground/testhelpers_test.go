@@ -42,7 +42,8 @@ func e2eBuildPlayground(t *testing.T) string {
 	bin := filepath.Join(t.TempDir(), "playground")
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBuildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goTool, "build", "-o", bin, ".")
+	// sqlite_fts5: history search needs FTS5 (see the Makefile).
+	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", "sqlite_fts5", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1") // go-sqlite3 needs cgo
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -1,0 +1,116 @@
+package store
+
+// BenchmarkHistorySearch measures the first page of history searches over
+// a database of many recorded frames (PLAYGROUND_BENCH_HISTORY_FRAMES,
+// default one million: a quarter of them requests, a quarter their
+// responses, half notifications, as benchfig.SessionFrame makes them; one
+// response in a hundred says "isError": true). It reports its figures
+// like BenchmarkRecording and never fails because one misses its target.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/benchfig"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+func BenchmarkHistorySearch(b *testing.B) {
+	total := 1_000_000
+	if s := os.Getenv("PLAYGROUND_BENCH_HISTORY_FRAMES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 400 {
+			b.Fatalf("PLAYGROUND_BENCH_HISTORY_FRAMES=%q: want a number of frames, at least 400", s)
+		}
+		total = n
+	}
+	ctx := context.Background()
+	d, err := Open(ctx, filepath.Join(b.TempDir(), "history.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	fillHistory(b, d, total)
+	rare := strconv.Itoa(total / 2) // "frame N" of one request (benchfig.SessionFrame)
+	for _, s := range []struct{ name, query string }{
+		{"rare word", rare},
+		{"common word", "lorem"},
+		{"phrase", `"dolor sit amet"`},
+		{"common word, isError", "lorem status:iserror"},
+		{"filters alone", "method:tools/call name:search status:iserror latency:>1ms"},
+	} {
+		b.Run(s.name, func(b *testing.B) {
+			q, err := backend.ParseHistoryQuery(s.query, time.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var times []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				page, err := d.SearchHistory(ctx, q, 0, 51)
+				if err != nil || len(page) == 0 {
+					b.Fatalf("search %q: %d results, %v", s.query, len(page), err)
+				}
+				times = append(times, time.Since(start))
+			}
+			benchfig.Report(b, "p50-ms", benchfig.Figure{Item: 7, Figure: fmt.Sprintf("history search, first page: %s (%s)", s.name, s.query),
+				Value: float64(benchfig.Percentile(times, 50).Microseconds()) / 1000, Unit: "ms", Cmp: "<=", Target: 100,
+				Samples: float64(len(times)), Note: fmt.Sprintf("%d frames", total)})
+		})
+	}
+}
+
+// fillHistory records total frames (a multiple of 4) into one session, in
+// the recorder's largest batches, and indexes them all.
+func fillHistory(b *testing.B, d *DB, total int) {
+	b.Helper()
+	ctx := context.Background()
+	sid, err := d.CreateSession(ctx, backend.Session{ServerName: "bench", Transport: backend.TransportStdio, Status: backend.SessionOpen, StartedAt: time.Now()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	t0 := time.Now().Add(-time.Duration(total) * time.Millisecond)
+	const batch = 1024
+	var frames []backend.Frame
+	var exchanges []backend.Exchange
+	for seq := range total - total%4 {
+		f := benchfig.SessionFrame(seq)
+		if seq%4 == 3 && seq%400 == 3 {
+			f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"result %d: lorem ipsum failed"}],"isError":true}}`, seq/4, seq)
+		}
+		rpcType := backend.RPCNotification
+		switch seq % 4 {
+		case 0:
+			rpcType = backend.RPCRequest
+		case 3:
+			rpcType = backend.RPCResult
+		}
+		id := int64(seq + 1)
+		frames = append(frames, backend.Frame{ID: id, SessionID: sid, Time: t0.Add(time.Duration(seq) * time.Millisecond), Direction: f.Direction,
+			Kind: mcpclient.KindMessage, RPCType: rpcType, Method: "tools/call", Body: f.Body})
+		if seq%4 == 3 {
+			exchanges = append(exchanges, backend.Exchange{RequestFrameID: id - 3, ResponseFrameID: id, SessionID: sid, Method: "tools/call", LatencyNS: 3 * time.Millisecond.Nanoseconds()})
+		}
+		if len(frames) == batch {
+			if err := d.InsertFrames(ctx, frames, exchanges); err != nil {
+				b.Fatal(err)
+			}
+			frames, exchanges = frames[:0], exchanges[:0]
+		}
+	}
+	if err := d.InsertFrames(ctx, frames, exchanges); err != nil {
+		b.Fatal(err)
+	}
+	recorded := time.Since(start)
+	if err := d.indexAllHistory(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d frames recorded in %v, then indexed in %v", total, recorded.Round(time.Millisecond), (time.Since(start) - recorded).Round(time.Millisecond))
+}

@@ -1,0 +1,121 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
+)
+
+// exchangeCopies builds the texts an exchange page offers to copy. server
+// is the registered server of the exchange's session, nil when it was
+// deleted. No secret reaches them: configured header values, and every
+// recorded header value but the protocol's own, read backend.RedactedValue,
+// and URLs are redacted (backend.RedactURL).
+func exchangeCopies(e backend.HistoryEntry, server *backend.Server) views.ExchangeCopies {
+	c := views.ExchangeCopies{JSONRPC: indentJSON(e.Request.Body), Call: playgroundCall(e, server)}
+	if e.Session.Transport == backend.TransportHTTP && e.Request.HTTP != nil {
+		c.Curl = curlCommand(e.Request)
+	}
+	return c
+}
+
+func indentJSON(body []byte) string {
+	var out bytes.Buffer
+	if json.Indent(&out, body, "", "  ") != nil {
+		return string(body)
+	}
+	return out.String()
+}
+
+// playgroundCall is the `playground call` command line that sends the
+// request again, or "" when the server is unknown and was not on HTTP.
+func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
+	words := []string{"playground", "call"}
+	switch {
+	case server != nil:
+		switch server.Transport {
+		case backend.TransportStdio:
+			line := make([]string, 0, 1+len(server.Args))
+			for _, w := range append([]string{server.Command}, server.Args...) {
+				line = append(line, shellQuote(w))
+			}
+			words = append(words, "--stdio", shellQuote(strings.Join(line, " ")))
+		case backend.TransportHTTP:
+			words = append(words, "--url", shellQuote(backend.RedactURL(server.URL)))
+		case backend.TransportSSE:
+			words = append(words, "--sse", shellQuote(backend.RedactURL(server.URL)))
+		}
+		for _, name := range sortedKeys(server.Headers) {
+			words = append(words, "--header", shellQuote(name+": "+backend.RedactedValue))
+		}
+		if server.Era != "" && server.Era != backend.EraLegacy {
+			words = append(words, "--era", string(server.Era))
+		}
+	case e.Session.Transport == backend.TransportHTTP && e.Request.HTTP != nil:
+		words = append(words, "--url", shellQuote(backend.RedactURL(e.Request.HTTP.URL)))
+	default:
+		return ""
+	}
+	words = append(words, shellQuote(e.Request.Method))
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(e.Request.Body, &m) == nil && len(m.Params) > 0 {
+		var compact bytes.Buffer
+		if json.Compact(&compact, m.Params) == nil {
+			words = append(words, shellQuote(compact.String()))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// curlHeaders are the recorded request headers whose values a curl
+// command keeps; the MCP session id grants nothing without the others.
+var curlHeaders = map[string]bool{
+	"Content-Type": true, "Accept": true, "Mcp-Session-Id": true, "Mcp-Protocol-Version": true,
+	"Mcp-Method": true, "Mcp-Name": true, "Last-Event-Id": true,
+}
+
+// curlCommand is a curl command line that POSTs the request as recorded.
+func curlCommand(f backend.Frame) string {
+	lines := []string{"curl -X POST " + shellQuote(backend.RedactURL(f.HTTP.URL))}
+	names := sortedKeys(f.HTTP.Header)
+	for _, name := range names {
+		canon := http.CanonicalHeaderKey(name)
+		if canon == "Content-Length" {
+			continue
+		}
+		for _, v := range f.HTTP.Header[name] {
+			if !curlHeaders[canon] && !strings.HasPrefix(canon, "Mcp-Param-") {
+				v = backend.RedactedValue
+			}
+			lines = append(lines, "-H "+shellQuote(name+": "+v))
+		}
+	}
+	lines = append(lines, "--data-raw "+shellQuote(string(f.Body)))
+	return strings.Join(lines, " \\\n  ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@,+%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

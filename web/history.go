@@ -1,0 +1,99 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/views"
+)
+
+// HistoryPageSize is how many exchanges a history page lists.
+const HistoryPageSize = 50
+
+// searchHistory lists the exchanges that the search box's query
+// (backend.ParseHistoryQuery) and the server and outcome selects choose,
+// newest first, a page at a time: ?before= names the exchange the page
+// starts below. A malformed query is shown at the search box, with status 400.
+func (s *Server) searchHistory(c echo.Context) error {
+	before, err := queryInt[int64](c, "before", 0)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	d := views.HistoryPageData{Query: c.QueryParam("q"), Server: c.QueryParam("server"), Outcome: c.QueryParam("outcome"), Paged: before != 0}
+	servers, err := s.deps.Registry.List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, sv := range servers {
+		d.Servers = append(d.Servers, sv.Name)
+	}
+	q, err := historyQueryOf(d)
+	if err != nil {
+		if backend.ErrorCodeOf(err) != backend.EInvalid {
+			return err
+		}
+		d.Error = backend.ErrorMessageOf(err)
+		return render(c, http.StatusBadRequest, views.HistoryPage(page(c, "History"), d))
+	}
+	d.Terms = q.Text
+	if d.Entries, err = s.deps.History.SearchHistory(ctx, q, before, HistoryPageSize+1); err != nil {
+		return err
+	}
+	if len(d.Entries) > HistoryPageSize {
+		d.Entries = d.Entries[:HistoryPageSize]
+		d.OlderURL = views.HistoryURL(d.Query, d.Server, d.Outcome, d.Entries[HistoryPageSize-1].ExchangeID())
+	}
+	return render(c, http.StatusOK, views.HistoryPage(page(c, "History"), d))
+}
+
+// historyQueryOf parses the search box and lets the selects, when set,
+// choose the server and the outcome.
+func historyQueryOf(d views.HistoryPageData) (backend.HistoryQuery, error) {
+	q, err := backend.ParseHistoryQuery(d.Query, time.Now())
+	if err != nil {
+		return q, err
+	}
+	if d.Server != "" {
+		q.Server = d.Server
+	}
+	if d.Outcome != "" {
+		if q.Outcome, err = backend.ParseOutcome(d.Outcome); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+// showExchange is an exchange's permalink page: /sessions/:id/exchanges/:exchange,
+// the exchange named by its request frame's id.
+func (s *Server) showExchange(c echo.Context) error {
+	sessionID, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	requestID, err := pathID(c, "exchange")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	e, err := s.deps.History.GetExchange(ctx, sessionID, requestID)
+	if err != nil {
+		return err
+	}
+	var server *backend.Server
+	if e.Session.ServerID != 0 {
+		sv, err := s.deps.Registry.Get(ctx, e.Session.ServerID)
+		switch {
+		case err == nil:
+			server = &sv
+		case backend.ErrorCodeOf(err) != backend.ENotFound:
+			return err
+		}
+	}
+	d := views.ExchangePageData{Entry: e, Copies: exchangeCopies(e, server)}
+	return render(c, http.StatusOK, views.ExchangePage(page(c, e.Request.Method+" · exchange "+itoa(requestID)), d))
+}

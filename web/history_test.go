@@ -1,0 +1,138 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcp-playground/playground/web"
+)
+
+var (
+	historyRow   = regexp.MustCompile(`data-testid="history-row" data-exchange="(\d+)"`)
+	exchangeLink = regexp.MustCompile(`href="(/sessions/\d+/exchanges/\d+)" data-testid="exchange-link"`)
+	historyOlder = regexp.MustCompile(`href="([^"]+)" data-testid="history-older"`)
+)
+
+func TestHistoryPage(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil),
+		"headers": map[string]string{"Authorization": "Bearer top-secret-token", "X-Team": "team-secret-value"}})
+	sess := d.MustAPISession(t, srv.ID)
+	for i := range web.HistoryPageSize + 2 {
+		d.mustEcho(t, sess.ID, fmt.Sprintf("call %d", i))
+	}
+	d.mustEcho(t, sess.ID, "zanzibar lighthouse")
+	if err := d.rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	search := func(t *testing.T, query url.Values) response {
+		t.Helper()
+		return d.get(t, "/history?"+query.Encode())
+	}
+
+	t.Run("a word finds its exchange, marked", func(t *testing.T) {
+		r := search(t, url.Values{"q": {"lighthouse"}})
+		if r.Status != http.StatusOK || len(historyRow.FindAllString(r.Body, -1)) != 1 {
+			t.Fatalf("GET /history?q=lighthouse: %d, %d rows", r.Status, len(historyRow.FindAllString(r.Body, -1)))
+		}
+		if !strings.Contains(r.Body, "<mark>lighthouse</mark>") || !strings.Contains(r.Body, ">echo</td>") {
+			t.Errorf("the row does not mark the word or name the tool:\n%s", r.Body)
+		}
+	})
+
+	t.Run("no match", func(t *testing.T) {
+		r := search(t, url.Values{"q": {"nowhere-to-be-found"}})
+		if r.Status != http.StatusOK || historyRow.MatchString(r.Body) || !strings.Contains(r.Body, `data-testid="history-empty"`) {
+			t.Errorf("GET: %d, rows or no empty note:\n%s", r.Status, r.Body)
+		}
+	})
+
+	t.Run("a malformed query is shown at the search box", func(t *testing.T) {
+		r := search(t, url.Values{"q": {"colour:red lighthouse"}})
+		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `data-testid="history-error"`) ||
+			!strings.Contains(html.UnescapeString(r.Body), `Unknown filter "colour:"`) || !strings.Contains(r.Body, `value="colour:red lighthouse"`) {
+			t.Errorf("GET: %d\n%s", r.Status, r.Body)
+		}
+		if historyRow.MatchString(r.Body) {
+			t.Error("rows shown for a malformed query")
+		}
+	})
+
+	t.Run("selects filter", func(t *testing.T) {
+		if r := search(t, url.Values{"q": {"lighthouse"}, "server": {"sdk"}, "outcome": {"ok"}}); len(historyRow.FindAllString(r.Body, -1)) != 1 {
+			t.Errorf("server sdk, outcome ok: %d rows", len(historyRow.FindAllString(r.Body, -1)))
+		}
+		for _, q := range []url.Values{{"server": {"other"}}, {"outcome": {"iserror"}}, {"q": {"method:tools/list"}}} {
+			if r := search(t, q); r.Status != http.StatusOK || historyRow.MatchString(r.Body) {
+				t.Errorf("%v: %d, rows found", q, r.Status)
+			}
+		}
+		if r := search(t, url.Values{"outcome": {"perhaps"}}); r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `data-testid="history-error"`) {
+			t.Errorf("outcome perhaps: %d", r.Status)
+		}
+	})
+
+	t.Run("pages", func(t *testing.T) {
+		seen := map[string]bool{}
+		path := "/history?q=" + url.QueryEscape("name:echo")
+		pages := 0
+		for path != "" {
+			r := d.get(t, html.UnescapeString(path))
+			if r.Status != http.StatusOK {
+				t.Fatalf("GET %s: %d", path, r.Status)
+			}
+			for _, m := range historyRow.FindAllStringSubmatch(r.Body, -1) {
+				if seen[m[1]] {
+					t.Errorf("exchange %s on two pages", m[1])
+				}
+				seen[m[1]] = true
+			}
+			pages++
+			path = ""
+			if m := historyOlder.FindStringSubmatch(r.Body); m != nil {
+				path = m[1]
+			}
+		}
+		if want := web.HistoryPageSize + 3; len(seen) != want || pages != 2 {
+			t.Errorf("%d exchanges on %d pages, want %d on 2", len(seen), pages, want)
+		}
+	})
+
+	t.Run("permalink", func(t *testing.T) {
+		m := exchangeLink.FindStringSubmatch(search(t, url.Values{"q": {"zanzibar"}}).Body)
+		if m == nil {
+			t.Fatal("no permalink")
+		}
+		r := d.get(t, m[1])
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d", m[1], r.Status)
+		}
+		body := html.UnescapeString(r.Body)
+		for _, want := range []string{`data-testid="exchange-request"`, `data-testid="exchange-response"`, "zanzibar lighthouse", "echo: zanzibar lighthouse",
+			`data-testid="copy-jsonrpc"`, `"method": "tools/call"`,
+			`playground call --url http://127.0.0.1:`, `--header 'Authorization: [redacted]' --header 'X-Team: [redacted]' tools/call '{"arguments":{"text":"zanzibar lighthouse"},"name":"echo"}'`,
+			`curl -X POST`, `-H 'Authorization: [redacted]'`, `-H 'Mcp-Session-Id: `, `--data-raw '{"jsonrpc":"2.0"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the exchange page lacks %s", want)
+			}
+		}
+		for _, secret := range []string{"top-secret-token", "team-secret-value"} {
+			if strings.Contains(body, secret) {
+				t.Errorf("the exchange page shows %q", secret)
+			}
+		}
+	})
+
+	t.Run("permalink of another session", func(t *testing.T) {
+		m := historyRow.FindStringSubmatch(search(t, url.Values{"q": {"zanzibar"}}).Body)
+		if r := d.get(t, fmt.Sprintf("/sessions/%d/exchanges/%s", sess.ID+1, m[1])); r.Status != http.StatusNotFound {
+			t.Errorf("GET: %d, want 404", r.Status)
+		}
+	})
+}
