@@ -68,7 +68,7 @@ func TestHistoryPage(t *testing.T) {
 		if r := search(t, url.Values{"q": {"lighthouse"}, "server": {"sdk"}, "outcome": {"ok"}}); len(historyRow.FindAllString(r.Body, -1)) != 1 {
 			t.Errorf("server sdk, outcome ok: %d rows", len(historyRow.FindAllString(r.Body, -1)))
 		}
-		for _, q := range []url.Values{{"server": {"other"}}, {"outcome": {"iserror"}}, {"q": {"method:tools/list"}}} {
+		for _, q := range []url.Values{{"server": {"other"}}, {"outcome": {"iserror"}}, {"q": {"method:prompts/get"}}} {
 			if r := search(t, q); r.Status != http.StatusOK || historyRow.MatchString(r.Body) {
 				t.Errorf("%v: %d, rows found", q, r.Status)
 			}
