@@ -47,7 +47,11 @@ func TestCollectionSaveAndRun(t *testing.T) {
 		t.Errorf("a duplicate example name = %v, want a conflict", err)
 	}
 	// The request frame is not an answer: it cannot be saved.
-	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoFrame - 1, NewCollection: "x", Name: "y"}); backend.ErrorCodeOf(err) != backend.EInvalid {
+	echoResponse, err := e.db.GetFrame(ctx, echoFrame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoResponse.PairID, NewCollection: "x", Name: "y"}); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("saving a request frame = %v, want EInvalid", err)
 	}
 
