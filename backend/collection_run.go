@@ -115,6 +115,19 @@ func (s *Collections) Runs(ctx context.Context, collectionID int64, limit int) (
 	return s.store.ListRuns(ctx, collectionID, limit)
 }
 
+// Replay sends the request that the stored response frame answered again,
+// on the live session sessionID (of the same server or another), and
+// judges the new answer against the recorded one as a run judges an
+// example against its snapshot. Nothing is stored but the new traffic.
+func (s *Collections) Replay(ctx context.Context, responseFrameID, sessionID int64) (RunResult, error) {
+	ex, err := s.exampleFromFrame(ctx, responseFrameID)
+	if err != nil {
+		return RunResult{}, err
+	}
+	ex.Name = "replay"
+	return s.runExample(ctx, sessionID, ex), nil
+}
+
 // ExampleTimeout bounds how long a run waits for one example's answer.
 const ExampleTimeout = 60 * time.Second
 

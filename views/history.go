@@ -115,6 +115,8 @@ type ExchangeCopies struct {
 type ExchangePageData struct {
 	Entry  backend.HistoryEntry
 	Copies ExchangeCopies
+	// Live are the sessions the request can be replayed on.
+	Live []backend.Session
 }
 
 // jsonFold is a JSON value shown with folding: an object as its members,

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -94,6 +95,37 @@ func (s *Server) showExchange(c echo.Context) error {
 			return err
 		}
 	}
-	d := views.ExchangePageData{Entry: e, Copies: exchangeCopies(e, server)}
+	d := views.ExchangePageData{Entry: e, Copies: exchangeCopies(e, server), Live: s.deps.Pool.LiveSessions()}
 	return render(c, http.StatusOK, views.ExchangePage(page(c, e.Request.Method+" · exchange "+itoa(requestID)), d))
+}
+
+// replayExchange sends an exchange's request again on the live session the
+// form names and answers with the new answer judged against the recorded
+// one, or with why nothing was sent.
+func (s *Server) replayExchange(c echo.Context) error {
+	sessionID, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	requestID, err := pathID(c, "exchange")
+	if err != nil {
+		return err
+	}
+	target, err := strconv.ParseInt(c.FormValue("session"), 10, 64)
+	if err != nil {
+		return render(c, http.StatusOK, views.ReplayFailed("Choose a connected session to send the request on."))
+	}
+	ctx := c.Request().Context()
+	e, err := s.deps.History.GetExchange(ctx, sessionID, requestID)
+	if err != nil {
+		return err
+	}
+	if e.Response.ID == 0 {
+		return render(c, http.StatusOK, views.ReplayFailed("This request got no answer to compare with."))
+	}
+	r, err := s.deps.Collections.Replay(ctx, e.Response.ID, target)
+	if err != nil {
+		return render(c, http.StatusOK, views.ReplayFailed(backend.ErrorMessageOf(err)))
+	}
+	return render(c, http.StatusOK, views.RunResultCard(r))
 }

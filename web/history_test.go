@@ -136,3 +136,44 @@ func TestHistoryPage(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayExchange sends a recorded echo again from its permalink: on
+// the same server the answer matches the recorded one; on a server without
+// that tool the JSON-RPC error fails the comparison with its diff; a
+// replay needs the CSRF token and a session to send on.
+func TestReplayExchange(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	sdk := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	sess := d.MustAPISession(t, sdk.ID)
+	other := d.MustAPISession(t, d.MustAPIServer(t, map[string]any{"name": "logging", "transport": "http", "url": MustLoggingServer(t)}).ID)
+	d.mustEcho(t, sess.ID, "replay me")
+	if err := d.rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m := exchangeLink.FindStringSubmatch(d.get(t, "/history?q=replay").Body)
+	if m == nil {
+		t.Fatal("no permalink for the echo")
+	}
+	page := d.get(t, m[1])
+	if !strings.Contains(page.Body, `data-testid="replay-form"`) || !strings.Contains(page.Body, fmt.Sprintf(`value="%d" selected`, sess.ID)) {
+		t.Fatalf("the permalink offers no replay on the live sessions:\n%s", page.Body)
+	}
+	replay := func(session string) response {
+		t.Helper()
+		return d.htmxPost(t, m[1]+"/replay", token, url.Values{"session": {session}})
+	}
+	if r := replay(fmt.Sprint(sess.ID)); !strings.Contains(r.Body, `data-outcome="pass"`) {
+		t.Errorf("replay on the same server:\n%s", r.Body)
+	}
+	r := replay(fmt.Sprint(other.ID))
+	if !strings.Contains(r.Body, `data-outcome="fail"`) || !strings.Contains(r.Body, "JSON-RPC error") || !strings.Contains(r.Body, `data-testid="diff-row"`) {
+		t.Errorf("replay on a server without echo:\n%s", r.Body)
+	}
+	if r := replay("x"); !strings.Contains(r.Body, `data-testid="replay-error"`) {
+		t.Errorf("replay without a session:\n%s", r.Body)
+	}
+	if r := d.htmxPost(t, m[1]+"/replay", "", url.Values{"session": {fmt.Sprint(sess.ID)}}); strings.Contains(r.Body, "run-result") {
+		t.Errorf("a replay without the CSRF token ran: %d", r.Status)
+	}
+}

@@ -142,6 +142,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/logs", s.sessionLogs)
 	e.GET("/history", s.searchHistory)
 	e.GET("/sessions/:id/exchanges/:exchange", s.showExchange)
+	e.POST("/sessions/:id/exchanges/:exchange/replay", s.replayExchange)
 	e.GET("/frames/:id/body", s.frameBody)
 	e.GET("/frames/:id/raw", s.frameRaw)
 
