@@ -69,9 +69,7 @@ func TestBrowserHistory(t *testing.T) {
 
 	p.do("open the permalink", "main", chromedp.Click(chromedp.CSS(`[data-testid="exchange-link"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="exchange-response"]`)))
-	// A page reached by a link shows before it has finished loading; the
-	// browser renumbers its nodes when it has.
-	p.waitJS("wait for the permalink to load", "main", `document.readyState === "complete"`)
+	p.loaded()
 	if req := p.text(`[data-testid="exchange-request"]`); !strings.Contains(req, "31415") || !strings.Contains(req, "27182") {
 		t.Errorf("the request reads %q", req)
 	}
@@ -94,7 +92,7 @@ func TestBrowserHistory(t *testing.T) {
 	e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", srv.URL, second), nil, http.StatusCreated, &sess)
 	p.do("reload the permalink, which now offers both sessions", "main", chromedp.Reload(),
 		chromedp.WaitReady(chromedp.CSS(fmt.Sprintf(`[data-testid="replay-session"] option[value="%d"]`, sess.ID))))
-	p.waitJS("wait for the permalink to load", "main", `document.readyState === "complete"`)
+	p.loaded()
 	replay := func(session int64, want string) {
 		t.Helper()
 		p.do("choose the session", "main", chromedp.SetValue(chromedp.CSS(`[data-testid="replay-session"]`), strconv.FormatInt(session, 10)))

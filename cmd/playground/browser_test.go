@@ -698,6 +698,15 @@ func (p *e2ePage) waitJS(what, dumpSel, expr string) {
 		chromedp.WithPollingTimeout(e2eStepTimeout)))
 }
 
+// loaded waits until the page has finished loading. A page reached by a
+// click shows (and satisfies a WaitVisible) before it has, and the browser
+// renumbers its nodes when it has, which a click in between would miss
+// ("Could not find node with given id").
+func (p *e2ePage) loaded() {
+	p.t.Helper()
+	p.waitJS("wait for the page to finish loading", "body", `document.readyState === "complete"`)
+}
+
 // dump describes the page for a failure message: its URL and the outer HTML
 // of the first element matching sel (the body when sel is empty or matches
 // nothing), cut to a readable length.
