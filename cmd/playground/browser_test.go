@@ -598,12 +598,20 @@ func (p *e2ePage) forgetConsole(url string) {
 }
 
 // do runs the steps within e2eStepTimeout, and fails the test with the
-// outer HTML of dumpSel when one fails.
+// outer HTML of dumpSel when one fails. A step that found a node the
+// browser renumbered before it could act on it (a page reached by a click
+// shows before it has finished loading, and is renumbered when it has) is
+// retried once the page has loaded: that step did nothing.
 func (p *e2ePage) do(what, dumpSel string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
 	defer cancel()
-	if err := chromedp.Do(ctx, steps...); err != nil {
+	err := chromedp.Do(ctx, steps...)
+	if err != nil && strings.Contains(err.Error(), "Could not find node with given id") {
+		p.loaded()
+		err = chromedp.Do(ctx, steps...)
+	}
+	if err != nil {
 		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
 	}
 }
