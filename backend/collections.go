@@ -234,7 +234,7 @@ func (s *Collections) exampleFromFrame(ctx context.Context, responseID int64) (E
 	if json.Unmarshal(req.Body, &request) != nil || request.Method == "" || json.Unmarshal(resp.Body, &answer) != nil {
 		return Example{}, notSaveable
 	}
-	ex := Example{Method: request.Method, Params: stripMeta(request.Params), Volatile: []string{}}
+	ex := Example{Method: request.Method, Params: StripMeta(request.Params), Volatile: []string{}}
 	if resp.RPCType == RPCError {
 		ex.SnapshotKind, ex.Snapshot = SnapshotError, answer.Error
 	} else {
@@ -246,9 +246,9 @@ func (s *Collections) exampleFromFrame(ctx context.Context, responseID int64) (E
 	return ex, nil
 }
 
-// stripMeta drops the params' _meta, which the client fills per request
+// StripMeta drops the params' _meta, which the client fills per request
 // (progress tokens, protocol version); nil or "null" params become nil.
-func stripMeta(params json.RawMessage) json.RawMessage {
+func StripMeta(params json.RawMessage) json.RawMessage {
 	if len(params) == 0 || bytes.Equal(bytes.TrimSpace(params), []byte("null")) {
 		return nil
 	}

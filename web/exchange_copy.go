@@ -67,7 +67,7 @@ func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
 	}
 	if json.Unmarshal(e.Request.Body, &m) == nil && len(m.Params) > 0 {
 		var compact bytes.Buffer
-		if json.Compact(&compact, m.Params) == nil {
+		if json.Compact(&compact, backend.StripMeta(m.Params)) == nil {
 			words = append(words, shellQuote(compact.String()))
 		}
 	}

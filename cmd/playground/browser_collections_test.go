@@ -53,7 +53,6 @@ func TestBrowserCollections(t *testing.T) {
 
 	runAll := func(want string) {
 		t.Helper()
-		p.loaded()
 		p.do("run all", "main",
 			chromedp.Click(chromedp.CSS(`[data-testid="run-all"]`)),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
@@ -66,11 +65,9 @@ func TestBrowserCollections(t *testing.T) {
 		t.Errorf("the example's outcome is %q, want pass", o)
 	}
 
-	p.loaded()
 	p.do("back to the collection", "main",
 		chromedp.Click(chromedp.CSS(`.crumbs a[href^="/collections/"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="example-params"]`)))
-	p.loaded()
 	p.setValue(`[data-testid="example-params"]`, `{"name":"weather","arguments":{"city":"Berlin"}}`)
 	p.do("save the edited params", "main",
 		chromedp.Click(chromedp.CSS(`[data-testid="example-save"]`)),

@@ -139,7 +139,6 @@ func TestBrowserServersListConnect(t *testing.T) {
 	rowSel := func(id int64) string { return fmt.Sprintf(`[data-testid="server-row"][data-server-id="%d"]`, id) }
 	connect := func(id int64) {
 		t.Helper()
-		p.loaded() // the list may have come back from the last form post
 		p.do(fmt.Sprintf("connect server %d from the list", id), list,
 			chromedp.Click(chromedp.CSS(rowSel(id)+` [data-testid="list-connect"]`)),
 			chromedp.WaitVisible(chromedp.CSS(rowSel(id)+` [data-testid="list-disconnect"], `+rowSel(id)+` [data-testid="connect-failure"]`)))
@@ -198,7 +197,6 @@ func TestBrowserServersListConnect(t *testing.T) {
 	askRoots("file:///srv/second")
 
 	e2eNavigate(p, "open the servers list again", srv.URL+"/", list)
-	p.loaded()
 	p.do("disconnect the demo server from the list", list,
 		chromedp.Click(chromedp.CSS(rowSel(demoID)+` [data-testid="list-disconnect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(rowSel(demoID)+` [data-testid="list-connect"]`)))
@@ -208,7 +206,6 @@ func TestBrowserServersListConnect(t *testing.T) {
 	if st := state(evID); st != "connected session "+sessions[evID] {
 		t.Errorf("disconnecting the demo server left server-everything %q", st)
 	}
-	p.loaded() // the list came back from a form post
 	p.do("disconnect server-everything from the list", list,
 		chromedp.Click(chromedp.CSS(rowSel(evID)+` [data-testid="list-disconnect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(rowSel(evID)+` [data-testid="list-connect"]`)))
