@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcp-playground/playground/backend/jsondiff"
@@ -15,19 +16,24 @@ type Run struct {
 	CollectionID int64
 	SessionID    int64
 	ServerName   string
+	Environment  string // the environment's name, "" when it ran with none
 	Started      time.Time
 	Finished     time.Time // zero while it runs
+	Total        int       // how many examples it runs
 	Passed       int
 	Failed       int // failures and errors
 }
+
+// Done is how many of its examples the run has judged so far.
+func (r Run) Done() int { return r.Passed + r.Failed }
 
 // RunOutcome says how one example fared.
 type RunOutcome string
 
 const (
-	RunPass  RunOutcome = "pass"  // the answer matched the snapshot
-	RunFail  RunOutcome = "fail"  // the answer differed: see Diff and Message
-	RunError RunOutcome = "error" // no answer came: see Message
+	RunPass  RunOutcome = "pass"  // the answer matched the snapshot and the assertions held
+	RunFail  RunOutcome = "fail"  // the answer differed or an assertion failed: see Message, Diff and Checks
+	RunError RunOutcome = "error" // no answer came, or the request could not be made: see Message
 )
 
 // RunResult is how one example fared in a run.
@@ -39,6 +45,7 @@ type RunResult struct {
 	Outcome         RunOutcome
 	Message         string
 	Diff            []jsondiff.Change // from the snapshot to the answer
+	Checks          []CheckResult     // the example's assertions, in order
 	Latency         time.Duration
 	ResponseFrameID int64 // 0 when no response was stored
 }
@@ -50,47 +57,99 @@ type RunStore interface {
 	// FinishRun records a run's end and its counts.
 	FinishRun(ctx context.Context, r Run) error
 	// GetRun returns a run of the collection with its results in order.
+	// A run still going has the results judged so far, its counts at 0.
 	GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error)
 	// ListRuns returns the collection's newest runs, newest first.
 	ListRuns(ctx context.Context, collectionID int64, limit int) ([]Run, error)
 }
 
-// Run calls the collection's examples in order on a live session (only
-// the example exampleID when it is not 0), judges each answer against its
-// snapshot and stores the run with every result. An example that gets no
-// answer is an error in the run, not a Go error; Go errors mean the run
-// could not be made or stored.
-func (s *Collections) Run(ctx context.Context, collectionID, sessionID, exampleID int64) (Run, error) {
-	_, examples, err := s.Get(ctx, collectionID)
+// RunRequest says what to run, where and with which values.
+type RunRequest struct {
+	CollectionID int64
+	SessionID    int64 // a live session
+	ExampleID    int64 // run this example alone; 0 runs them all
+	// EnvironmentID picks the environment whose values fill the
+	// placeholders; 0 runs with none.
+	EnvironmentID int64
+	// Vars are more values, which win over the environment's.
+	Vars map[string]string
+}
+
+// Run calls the examples in order on a live session, judges each answer
+// and stores the run with every result, calling progress (when not nil)
+// after each. An example that gets no answer is an error in the run, not a
+// Go error; Go errors mean the run could not be made or stored.
+func (s *Collections) Run(ctx context.Context, req RunRequest, progress func(RunResult)) (Run, error) {
+	run, examples, vars, err := s.prepareRun(ctx, req)
 	if err != nil {
 		return Run{}, err
 	}
-	if exampleID != 0 {
-		ex, err := s.store.GetExample(ctx, collectionID, exampleID)
+	return s.execute(ctx, run, examples, vars, progress)
+}
+
+// Start begins a run as Run does and returns it at once, still going; its
+// results are stored as they are judged (see GetRun). The run belongs to s:
+// Close cancels it, leaving its remaining examples as errors.
+func (s *Collections) Start(ctx context.Context, req RunRequest) (Run, error) {
+	run, examples, vars, err := s.prepareRun(ctx, req)
+	if err != nil {
+		return Run{}, err
+	}
+	s.running.Add(1)
+	go func() {
+		defer s.running.Done()
+		if _, err := s.execute(s.stop, run, examples, vars, nil); err != nil {
+			s.log.Error("collection run cut short", "run", run.ID, "err", err)
+		}
+	}()
+	return run, nil
+}
+
+// Close cancels the runs Start began and waits for them to be stored.
+func (s *Collections) Close() {
+	s.cancel()
+	s.running.Wait()
+}
+
+// prepareRun checks req, stores the run's start and returns it with the
+// examples to run and the variables they start with.
+func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (Run, []Example, Variables, error) {
+	_, examples, err := s.Get(ctx, req.CollectionID)
+	if err != nil {
+		return Run{}, nil, nil, err
+	}
+	if req.ExampleID != 0 {
+		ex, err := s.store.GetExample(ctx, req.CollectionID, req.ExampleID)
 		if err != nil {
-			return Run{}, err
+			return Run{}, nil, nil, err
 		}
 		examples = []Example{ex}
 	}
-	if sessionID == 0 {
-		return Run{}, Errorf(EInvalid, "Pick a connected session to run on.")
+	if req.SessionID == 0 {
+		return Run{}, nil, nil, Errorf(EInvalid, "Pick a connected session to run on.")
 	}
 	if len(examples) == 0 {
-		return Run{}, Errorf(EInvalid, "The collection has no examples to run.")
+		return Run{}, nil, nil, Errorf(EInvalid, "The collection has no examples to run.")
 	}
-	sess, err := s.sessions.GetSession(ctx, sessionID)
+	vars, envName, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
-		return Run{}, err
+		return Run{}, nil, nil, err
 	}
-	// The run is stored whole even when ctx ends midway: the examples
-	// left then end as errors.
+	sess, err := s.sessions.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return Run{}, nil, nil, err
+	}
+	run, err := s.store.CreateRun(ctx, Run{CollectionID: req.CollectionID, SessionID: req.SessionID, ServerName: sess.ServerName,
+		Environment: envName, Started: time.Now(), Total: len(examples)})
+	return run, examples, vars, err
+}
+
+// execute runs the examples of a stored run. The run is stored whole even
+// when ctx ends midway: the examples left then end as errors.
+func (s *Collections) execute(ctx context.Context, run Run, examples []Example, vars Variables, progress func(RunResult)) (Run, error) {
 	store := context.WithoutCancel(ctx)
-	run, err := s.store.CreateRun(store, Run{CollectionID: collectionID, SessionID: sessionID, ServerName: sess.ServerName, Started: time.Now()})
-	if err != nil {
-		return Run{}, err
-	}
 	for _, ex := range examples {
-		r := s.runExample(ctx, sessionID, ex)
+		r := s.runExample(ctx, run.SessionID, ex, vars)
 		r.RunID = run.ID
 		if r.Outcome == RunPass {
 			run.Passed++
@@ -99,6 +158,9 @@ func (s *Collections) Run(ctx context.Context, collectionID, sessionID, exampleI
 		}
 		if err := s.store.AddRunResult(store, r); err != nil {
 			return run, err
+		}
+		if progress != nil {
+			progress(r)
 		}
 	}
 	run.Finished = time.Now()
@@ -125,38 +187,93 @@ func (s *Collections) Replay(ctx context.Context, responseFrameID, sessionID int
 		return RunResult{}, err
 	}
 	ex.Name = "replay"
-	return s.runExample(ctx, sessionID, ex), nil
+	return s.runExample(ctx, sessionID, ex, Variables{}), nil
 }
 
 // ExampleTimeout bounds how long a run waits for one example's answer.
 const ExampleTimeout = 60 * time.Second
 
-func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Example) RunResult {
+// runExample fills the example's placeholders from vars, calls it, judges
+// the answer and adds the values it captures to vars.
+func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Example, vars Variables) RunResult {
 	r := RunResult{ExampleID: ex.ID, ExampleName: ex.Name}
+	params, err := vars.Substitute(ex.Params)
+	if err != nil {
+		r.Outcome, r.Message = RunError, "Not sent: "+err.Error()
+		return r
+	}
 	ctx, cancel := context.WithTimeout(ctx, ExampleTimeout)
 	defer cancel()
-	res, err := s.caller.CallWith(ctx, sessionID, ex.Method, requestParams(ex), CallOptions{ResponseFrame: true})
+	res, err := s.caller.CallWith(ctx, sessionID, ex.Method, params, CallOptions{ResponseFrame: true})
 	r.Latency, r.ResponseFrameID = res.Latency, res.ResponseFrameID
 	if err != nil {
 		r.Outcome, r.Message = RunError, ErrorMessageOf(err)
 		return r
 	}
-	r.Outcome, r.Message, r.Diff = Judge(ex, res)
+	r.Outcome, r.Message, r.Diff, r.Checks = Judge(ex, res, s.outputSchema(ctx, sessionID, ex.Method, params))
+	for _, c := range ex.Captures {
+		v, err := capture(c, answerOf(res))
+		if err != nil {
+			if r.Outcome == RunPass {
+				r.Outcome = RunFail
+			}
+			r.Message = strings.TrimSpace(r.Message + " " + err.Error() + ".")
+			continue
+		}
+		vars[c.Name] = v
+	}
 	return r
 }
 
-// requestParams are the params an example sends. It is the one place where
-// a later version substitutes variables and captured values.
-func requestParams(ex Example) json.RawMessage { return ex.Params }
+// outputSchema is the outputSchema of the tool a tools/call calls, nil
+// for any other request or when the session cannot say.
+func (s *Collections) outputSchema(ctx context.Context, sessionID int64, method string, params json.RawMessage) json.RawMessage {
+	var p struct{ Name string }
+	if method != "tools/call" || json.Unmarshal(params, &p) != nil {
+		return nil
+	}
+	tool, err := s.caller.Tool(ctx, sessionID, p.Name)
+	if err != nil {
+		return nil
+	}
+	return tool.OutputSchema
+}
 
-// Judge compares an answer with an example's snapshot. A JSON-RPC error
-// passes only when the snapshot is an error with the same code; a result
-// passes when the snapshot is a result, isError is as expected and the
-// result equals the snapshot outside the volatile paths. A failure's
-// message says why and its diff goes from the snapshot to the answer
-// (both wrapped as {"result": ...} or {"error": ...} when their kinds
-// differ).
-func Judge(ex Example, res CallResult) (RunOutcome, string, []jsondiff.Change) {
+// answerOf is what assertions and captures look into: the result, or the
+// JSON-RPC error object.
+func answerOf(res CallResult) json.RawMessage {
+	if res.Error != nil {
+		b, _ := json.Marshal(res.Error)
+		return b
+	}
+	return res.Result
+}
+
+// Judge judges an answer to an example. The answer must be of the kind
+// the snapshot is: a JSON-RPC error passes only when the snapshot is an
+// error with the same code; a result only when the snapshot is a result
+// with the same isError and, unless the example is judged by its
+// assertions alone, an equal value outside the volatile paths. Then every
+// assertion must hold (outputSchema is the called tool's, nil when none).
+// A failure's message says why; its diff goes from the snapshot to the
+// answer (both wrapped as {"result": ...} or {"error": ...} when their
+// kinds differ).
+func Judge(ex Example, res CallResult, outputSchema json.RawMessage) (RunOutcome, string, []jsondiff.Change, []CheckResult) {
+	checks := checkAssertions(ex.Assertions, answerOf(res), res.Latency, outputSchema)
+	outcome, msg, diff := judgeSnapshot(ex, res)
+	failed := 0
+	for _, c := range checks {
+		if !c.Passed {
+			failed++
+		}
+	}
+	if failed > 0 && outcome == RunPass {
+		outcome, msg = RunFail, fmt.Sprintf("%d of %d assertions failed.", failed, len(checks))
+	}
+	return outcome, msg, diff, checks
+}
+
+func judgeSnapshot(ex Example, res CallResult) (RunOutcome, string, []jsondiff.Change) {
 	if res.Error != nil {
 		got, _ := json.Marshal(res.Error)
 		var want struct{ Code int }
@@ -172,9 +289,12 @@ func Judge(ex Example, res CallResult) (RunOutcome, string, []jsondiff.Change) {
 	if ex.SnapshotKind == SnapshotError {
 		return RunFail, "A result came where a JSON-RPC error was expected.", kindDiff(ex, "result", res.Result)
 	}
-	diff, err := jsondiff.Diff(ex.Snapshot, res.Result, ex.Volatile)
-	if err != nil {
+	if !json.Valid(res.Result) {
 		return RunFail, "The result is not valid JSON.", nil
+	}
+	var diff []jsondiff.Change
+	if !ex.AssertionsOnly {
+		diff, _ = jsondiff.Diff(ex.Snapshot, res.Result, ex.Volatile)
 	}
 	if got := isErrorResult(res.Result); got != ex.ExpectIsError {
 		return RunFail, fmt.Sprintf("isError is %t, expected %t.", got, ex.ExpectIsError), diff

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -48,7 +51,13 @@ type Example struct {
 	Volatile []string
 	// ExpectIsError is whether the result is expected to carry isError: true.
 	ExpectIsError bool
-	Created       time.Time
+	// Assertions are checked on every answer; with AssertionsOnly the
+	// snapshot is not compared and they alone judge it.
+	Assertions     []Assertion
+	AssertionsOnly bool
+	// Captures keep values of the answer as variables for later examples.
+	Captures []Capture
+	Created  time.Time
 }
 
 // CollectionStore persists collections, their examples and their runs.
@@ -78,6 +87,7 @@ type CollectionStore interface {
 	DeleteExample(ctx context.Context, collectionID, id int64) error
 
 	RunStore
+	EnvironmentStore
 }
 
 // Collections manages collections of saved examples and runs them.
@@ -86,18 +96,27 @@ type Collections struct {
 	frames   FrameStore
 	sessions SessionStore
 	caller   Caller
+	log      *slog.Logger
+
+	stop    context.Context // ends the runs Start began; cancel ends it
+	cancel  context.CancelFunc
+	running sync.WaitGroup
 }
 
-// Caller sends a request on a live session; *Pool implements it.
+// Caller sends a request on a live session and names its tools; *Pool
+// implements it.
 type Caller interface {
 	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error)
+	Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error)
 }
 
 // NewCollections returns the service. Examples are saved from the stored
 // frames of frames; runs call through caller and name the server of the
-// session from sessions.
-func NewCollections(store CollectionStore, frames FrameStore, sessions SessionStore, caller Caller) *Collections {
-	return &Collections{store: store, frames: frames, sessions: sessions, caller: caller}
+// session from sessions; runs that Start began log their failures to log.
+// Close it to stop those runs.
+func NewCollections(store CollectionStore, frames FrameStore, sessions SessionStore, caller Caller, log *slog.Logger) *Collections {
+	stop, cancel := context.WithCancel(context.Background())
+	return &Collections{store: store, frames: frames, sessions: sessions, caller: caller, log: log, stop: stop, cancel: cancel}
 }
 
 // maxNameLen bounds collection and example names, in characters.
@@ -108,10 +127,9 @@ func checkName(name, field, what string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", &Error{Code: EInvalid, Message: "Give the " + what + " a name.", Fields: map[string]string{field: "Give the " + what + " a name."}}
+		return "", invalidField(field, "Give the "+what+" a name.")
 	case utf8.RuneCountInString(name) > maxNameLen:
-		msg := "Keep the name under 100 characters."
-		return "", &Error{Code: EInvalid, Message: msg, Fields: map[string]string{field: msg}}
+		return "", invalidField(field, "Keep the name under 100 characters.")
 	}
 	return name, nil
 }
@@ -194,8 +212,7 @@ func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collect
 		return s.store.GetCollection(ctx, r.CollectionID)
 	}
 	if strings.TrimSpace(r.NewCollection) == "" {
-		msg := "Pick a collection or name a new one."
-		return Collection{}, &Error{Code: EInvalid, Message: msg, Fields: map[string]string{"collection": msg}}
+		return Collection{}, invalidField("collection", "Pick a collection or name a new one.")
 	}
 	name, err := checkName(r.NewCollection, "collection", "collection")
 	if err != nil {
@@ -277,13 +294,16 @@ func isErrorResult(result json.RawMessage) bool {
 
 // ExampleEdit is what the collection page may change in an example.
 type ExampleEdit struct {
-	Description string
-	Params      string // JSON object text; "" sends no params
-	Volatile    string // JSON Pointers, one a line
+	Description    string
+	Params         string // JSON object text; "" sends no params
+	Volatile       string // JSON Pointers, one a line
+	Assertions     []Assertion
+	AssertionsOnly bool
+	Captures       []Capture
 }
 
-// UpdateExample applies an edit. Bad params or pointers are an EInvalid
-// *Error whose Fields name "params" or "volatile".
+// UpdateExample applies an edit. Bad input is an EInvalid *Error whose
+// Fields name "params", "volatile", "assertions" or "captures".
 func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64, edit ExampleEdit) error {
 	ex, err := s.store.GetExample(ctx, collectionID, id)
 	if err != nil {
@@ -294,8 +314,7 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 	if p := strings.TrimSpace(edit.Params); p != "" {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(p), &obj) != nil {
-			msg := "Params must be a JSON object (or empty)."
-			return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{"params": msg}}
+			return invalidField("params", "Params must be a JSON object (or empty).")
 		}
 		ex.Params = json.RawMessage(p)
 	}
@@ -306,12 +325,34 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 			continue
 		}
 		if !jsondiff.ValidPointer(p) {
-			msg := "Each volatile path is a JSON Pointer starting with /, such as /content/*/text."
-			return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{"volatile": msg}}
+			return invalidField("volatile", "Each volatile path is a JSON Pointer starting with /, such as /content/*/text.")
 		}
 		ex.Volatile = append(ex.Volatile, p)
 	}
+	ex.Assertions, ex.AssertionsOnly, ex.Captures = edit.Assertions, edit.AssertionsOnly, edit.Captures
+	if err := checkExampleChecks(ex); err != nil {
+		return err
+	}
 	return s.store.UpdateExample(ctx, ex)
+}
+
+// checkExampleChecks reports the first bad assertion or capture of ex as
+// an EInvalid *Error for the field "assertions" or "captures".
+func checkExampleChecks(ex Example) error {
+	for i, a := range ex.Assertions {
+		if err := a.Validate(); err != nil {
+			return invalidField("assertions", fmt.Sprintf("Assertion %d: %v.", i+1, err))
+		}
+	}
+	if ex.AssertionsOnly && len(ex.Assertions) == 0 {
+		return invalidField("assertions", "Without comparing the snapshot, an example needs at least one assertion.")
+	}
+	for i, c := range ex.Captures {
+		if err := c.Validate(); err != nil {
+			return invalidField("captures", fmt.Sprintf("Capture %d: %v.", i+1, err))
+		}
+	}
+	return nil
 }
 
 // MoveExample moves an example one place up or down.

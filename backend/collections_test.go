@@ -3,7 +3,10 @@ package backend_test
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -18,7 +21,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
 
 	call := func(params string) int64 {
 		t.Helper()
@@ -55,7 +58,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 		t.Errorf("saving a request frame = %v, want EInvalid", err)
 	}
 
-	run, err := cols.Run(ctx, col.ID, sess.ID, 0)
+	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
 	if err != nil || run.Passed != 2 || run.Failed != 0 || run.Finished.IsZero() || run.ServerName != "sdk" {
 		t.Fatalf("first run = %+v, %v; want 2 passed", run, err)
 	}
@@ -63,7 +66,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`}); err != nil {
 		t.Fatal(err)
 	}
-	run, err = cols.Run(ctx, col.ID, sess.ID, 0)
+	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
 	if err != nil || run.Passed != 1 || run.Failed != 1 {
 		t.Fatalf("run after the edit = %+v, %v; want 1 passed, 1 failed", run, err)
 	}
@@ -83,7 +86,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`, Volatile: "/content/*/text\n"}); err != nil {
 		t.Fatal(err)
 	}
-	if run, err = cols.Run(ctx, col.ID, sess.ID, echo.ID); err != nil || run.Passed != 1 || run.Failed != 0 {
+	if run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil); err != nil || run.Passed != 1 || run.Failed != 0 {
 		t.Errorf("run of one example with a volatile path = %+v, %v; want 1 passed", run, err)
 	}
 	runs, err := cols.Runs(ctx, col.ID, 10)
@@ -95,7 +98,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	run, err = cols.Run(ctx, col.ID, sess.ID, echo.ID)
+	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil)
 	if err != nil || run.Failed != 1 {
 		t.Fatalf("run on a closed session = %+v, %v", run, err)
 	}
@@ -108,7 +111,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 func TestCollectionEdits(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
 	if _, err := cols.Create(ctx, "  ", ""); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("empty name = %v, want EInvalid", err)
 	}
@@ -190,7 +193,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, msg, diff := backend.Judge(tt.ex, tt.res)
+			got, msg, diff, _ := backend.Judge(tt.ex, tt.res, nil)
 			if got != tt.want {
 				t.Errorf("Judge = %s (%s)", got, msg)
 			}
@@ -198,5 +201,152 @@ func TestJudge(t *testing.T) {
 				t.Errorf("a failure without message or diff: %q %v", msg, diff)
 			}
 		})
+	}
+}
+
+// TestCollectionVariables runs two examples that take a value from an
+// environment (a secret) and a value captured from the first answer.
+// Without the environment, neither is sent.
+func TestCollectionVariables(t *testing.T) {
+	e := MustEnv(t)
+	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	col, err := cols.Create(ctx, "vars", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range []backend.Example{
+		{Name: "greet", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{greeting}}"}}`),
+			Snapshot:   json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`),
+			Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.content[0].text", Value: json.RawMessage(`"hi"`)}},
+			Captures:   []backend.Capture{{Name: "said", Path: "$.content[0].text"}}},
+		{Name: "again", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{ said }} again"}}`),
+			Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
+			Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: "^hi again$"},
+				{Kind: backend.AssertLatency, MaxMS: 30000}}},
+	} {
+		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", backend.SnapshotResult
+		if _, err := e.db.AddExample(ctx, ex); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hi", Secret: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Values) != 1 || env.Values[0].Value != "" || !env.Values[0].Secret {
+		t.Errorf("a saved environment shows %+v; its secret must not be shown", env.Values)
+	}
+
+	var seen []string
+	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
+		func(r backend.RunResult) { seen = append(seen, r.ExampleName+":"+string(r.Outcome)) })
+	if err != nil || run.Passed != 2 || run.Environment != "dev" || run.Total != 2 {
+		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
+		t.Fatalf("run with the environment = %+v, %v; results %+v", run, err, results)
+	}
+	if strings.Join(seen, " ") != "greet:pass again:pass" {
+		t.Errorf("progress saw %q", seen)
+	}
+	_, results, err := cols.GetRun(ctx, col.ID, run.ID)
+	if err != nil || len(results[1].Checks) != 2 || !results[1].Checks[0].Passed {
+		t.Errorf("the second result's checks = %+v, %v", results[1].Checks, err)
+	}
+
+	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
+	if err != nil || run.Failed != 2 {
+		t.Fatalf("run without the environment = %+v, %v; want 2 failed", run, err)
+	}
+	_, results, _ = cols.GetRun(ctx, col.ID, run.ID)
+	if r := results[0]; r.Outcome != backend.RunError || !strings.Contains(r.Message, "{{greeting}}") || r.ResponseFrameID != 0 {
+		t.Errorf("an example missing a variable = %+v, want an error naming it, nothing sent", r)
+	}
+
+	// A value given at run time (the CLI's --var) wins over the environment's.
+	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID, Vars: map[string]string{"greeting": "ho"}}, nil)
+	if err != nil || run.Failed != 2 {
+		t.Fatalf("run with greeting=ho = %+v, %v; want both to fail", run, err)
+	}
+	_, results, _ = cols.GetRun(ctx, col.ID, run.ID)
+	if r := results[0]; r.Outcome != backend.RunFail || len(r.Checks) != 1 || r.Checks[0].Passed || !strings.Contains(r.Checks[0].Message, `"ho"`) {
+		t.Errorf("the first result = %+v, want its equals assertion failed on \"ho\"", r)
+	}
+}
+
+// TestJudgeAssertions checks each kind of assertion on one answer.
+func TestJudgeAssertions(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
+	answer := backend.CallResult{Result: json.RawMessage(`{"content":[{"type":"text","text":"id-42"},{"type":"text","text":"id-7"}],"structuredContent":{"n":3}}`),
+		Latency: 50 * time.Millisecond}
+	tests := []struct {
+		a      backend.Assertion
+		schema json.RawMessage
+		pass   bool
+	}{
+		{backend.Assertion{Kind: backend.AssertEquals, Path: "$.structuredContent.n", Value: json.RawMessage(`3.0`)}, nil, true},
+		{backend.Assertion{Kind: backend.AssertEquals, Path: "$.structuredContent", Value: json.RawMessage(`{"n":4}`)}, nil, false},
+		{backend.Assertion{Kind: backend.AssertExists, Path: "$.content[1]"}, nil, true},
+		{backend.Assertion{Kind: backend.AssertExists, Path: "$.content[2]"}, nil, false},
+		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d+$`}, nil, true},
+		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d\d$`}, nil, false},
+		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.structuredContent.n", Pattern: `3`}, nil, false},
+		{backend.Assertion{Kind: backend.AssertOutputSchema}, schema, true},
+		{backend.Assertion{Kind: backend.AssertOutputSchema}, json.RawMessage(`{"type":"object","required":["m"]}`), false},
+		{backend.Assertion{Kind: backend.AssertOutputSchema}, nil, false},
+		{backend.Assertion{Kind: backend.AssertLatency, MaxMS: 100}, nil, true},
+		{backend.Assertion{Kind: backend.AssertLatency, MaxMS: 10}, nil, false},
+	}
+	for _, tt := range tests {
+		ex := backend.Example{SnapshotKind: backend.SnapshotResult, AssertionsOnly: true, Assertions: []backend.Assertion{tt.a}}
+		outcome, msg, _, checks := backend.Judge(ex, answer, tt.schema)
+		if len(checks) != 1 || checks[0].Passed != tt.pass || (outcome == backend.RunPass) != tt.pass {
+			t.Errorf("%s: %s %q %+v, want passed=%t", tt.a, outcome, msg, checks, tt.pass)
+		}
+		if !tt.pass && checks[0].Message == "" {
+			t.Errorf("%s failed without saying why", tt.a)
+		}
+	}
+}
+
+// TestExampleChecksValidate refuses assertions and captures that cannot work.
+func TestExampleChecksValidate(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	col, _ := cols.Create(ctx, "c", "")
+	ex, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  backend.ExampleEdit
+		field string
+	}{
+		{"not a JSONPath", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertExists, Path: "content[0]"}}}, "assertions"},
+		{"bad JSONPath", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertExists, Path: "$.[["}}}, "assertions"},
+		{"value not JSON", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.a", Value: json.RawMessage(`hi`)}}}, "assertions"},
+		{"bad pattern", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.a", Pattern: "("}}}, "assertions"},
+		{"no latency bound", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertLatency}}}, "assertions"},
+		{"unknown kind", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: "close-to", Path: "$.a"}}}, "assertions"},
+		{"assertions only, none", backend.ExampleEdit{AssertionsOnly: true}, "assertions"},
+		{"bad capture name", backend.ExampleEdit{Captures: []backend.Capture{{Name: "a b", Path: "$.a"}}}, "captures"},
+	} {
+		err := cols.UpdateExample(ctx, col.ID, ex.ID, tc.edit)
+		var be *backend.Error
+		if !errors.As(err, &be) || be.Code != backend.EInvalid || be.Fields[tc.field] == "" {
+			t.Errorf("%s: %v, want EInvalid on %s", tc.name, err, tc.field)
+		}
+	}
+	edit := backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.a", Value: json.RawMessage(`"x"`)}},
+		Captures: []backend.Capture{{Name: "token", Path: "$.a"}}, AssertionsOnly: true}
+	if err := cols.UpdateExample(ctx, col.ID, ex.ID, edit); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.db.GetExample(ctx, col.ID, ex.ID)
+	if err != nil || !got.AssertionsOnly || len(got.Assertions) != 1 || string(got.Assertions[0].Value) != `"x"` || got.Captures[0].Name != "token" {
+		t.Errorf("stored %+v, %v", got, err)
 	}
 }

@@ -166,9 +166,11 @@ func (s *Server) runCollection(c echo.Context) error {
 	}
 	sessionID, err1 := formID(c, "session")
 	exampleID, err2 := formID(c, "example")
+	envID, err3 := formID(c, "environment")
 	var run backend.Run
-	if err = errors.Join(err1, err2); err == nil {
-		run, err = s.deps.Collections.Run(c.Request().Context(), colID, sessionID, exampleID)
+	if err = errors.Join(err1, err2, err3); err == nil {
+		req := backend.RunRequest{CollectionID: colID, SessionID: sessionID, ExampleID: exampleID, EnvironmentID: envID}
+		run, err = s.deps.Collections.Run(c.Request().Context(), req, nil)
 	}
 	if err != nil && run.ID == 0 && backend.ErrorCodeOf(err) != backend.EInternal {
 		return s.renderCollection(c, http.StatusUnprocessableEntity, colID, func(d *views.CollectionPageData) { d.RunError = messageOf(err) })

@@ -121,23 +121,31 @@ type exampleRow struct {
 	Snapshot      string         `db:"snapshot"`
 	Volatile      string         `db:"volatile"`
 	ExpectIsError bool           `db:"expect_is_error"`
+	Assertions    string         `db:"assertions"`
+	AssertOnly    bool           `db:"assertions_only"`
+	Captures      string         `db:"captures"`
 	CreatedAt     int64          `db:"created_at"`
 }
 
 const exampleColumns = `SELECT id, collection_id, position, name, description, method, params,
-	snapshot_kind, snapshot, volatile, expect_is_error, created_at FROM examples`
+	snapshot_kind, snapshot, volatile, expect_is_error, assertions, assertions_only, captures, created_at FROM examples`
 
 func (r exampleRow) example() (backend.Example, error) {
 	e := backend.Example{
 		ID: r.ID, CollectionID: r.CollectionID, Position: r.Position, Name: r.Name, Description: r.Description,
 		Method: r.Method, SnapshotKind: backend.SnapshotKind(r.SnapshotKind), Snapshot: json.RawMessage(r.Snapshot),
-		ExpectIsError: r.ExpectIsError, Created: fromUnixNano(r.CreatedAt),
+		ExpectIsError: r.ExpectIsError, AssertionsOnly: r.AssertOnly, Created: fromUnixNano(r.CreatedAt),
 	}
 	if r.Params.Valid {
 		e.Params = json.RawMessage(r.Params.String)
 	}
-	if err := json.Unmarshal([]byte(r.Volatile), &e.Volatile); err != nil {
-		return backend.Example{}, fmt.Errorf("store: example %d: volatile paths: %w", r.ID, err)
+	for _, col := range []struct {
+		name, text string
+		into       any
+	}{{"volatile paths", r.Volatile, &e.Volatile}, {"assertions", r.Assertions, &e.Assertions}, {"captures", r.Captures, &e.Captures}} {
+		if err := json.Unmarshal([]byte(col.text), col.into); err != nil {
+			return backend.Example{}, fmt.Errorf("store: example %d: %s: %w", r.ID, col.name, err)
+		}
 	}
 	return e, nil
 }
@@ -146,12 +154,26 @@ func nullJSON(b json.RawMessage) sql.NullString {
 	return sql.NullString{String: string(b), Valid: len(b) > 0}
 }
 
-func volatileJSON(paths []string) (string, error) {
-	if paths == nil {
-		paths = []string{}
+// jsonList is the JSON array text of list, "[]" when it is nil.
+func jsonList[T any](list []T) (string, error) {
+	if list == nil {
+		list = []T{}
 	}
-	b, err := json.Marshal(paths)
+	b, err := json.Marshal(list)
 	return string(b), err
+}
+
+// exampleLists are the JSON texts of an example's list columns: volatile,
+// assertions and captures.
+func exampleLists(e backend.Example) (vol, assertions, captures string, err error) {
+	if vol, err = jsonList(e.Volatile); err != nil {
+		return
+	}
+	if assertions, err = jsonList(e.Assertions); err != nil {
+		return
+	}
+	captures, err = jsonList(e.Captures)
+	return
 }
 
 func exampleNameConflict(name string, err error) error {
@@ -167,16 +189,17 @@ func exampleNameConflict(name string, err error) error {
 
 // AddExample implements backend.CollectionStore.
 func (d *DB) AddExample(ctx context.Context, e backend.Example) (backend.Example, error) {
-	vol, err := volatileJSON(e.Volatile)
+	vol, assertions, captures, err := exampleLists(e)
 	if err != nil {
 		return backend.Example{}, fmt.Errorf("store: add example: %w", err)
 	}
 	err = d.db.GetContext(ctx, &e.ID, `
-	INSERT INTO examples (collection_id, position, name, description, method, params, snapshot_kind, snapshot, volatile, expect_is_error, created_at)
-	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	INSERT INTO examples (collection_id, position, name, description, method, params, snapshot_kind, snapshot, volatile,
+		expect_is_error, assertions, assertions_only, captures, created_at)
+	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	RETURNING id`,
 		e.CollectionID, e.Name, e.Description, e.Method, nullJSON(e.Params), string(e.SnapshotKind), string(e.Snapshot),
-		vol, e.ExpectIsError, unixNano(e.Created))
+		vol, e.ExpectIsError, assertions, e.AssertionsOnly, captures, unixNano(e.Created))
 	if err != nil {
 		return backend.Example{}, exampleNameConflict(e.Name, err)
 	}
@@ -215,12 +238,13 @@ func (d *DB) GetExample(ctx context.Context, collectionID, id int64) (backend.Ex
 
 // UpdateExample implements backend.CollectionStore.
 func (d *DB) UpdateExample(ctx context.Context, e backend.Example) error {
-	vol, err := volatileJSON(e.Volatile)
+	vol, assertions, captures, err := exampleLists(e)
 	if err != nil {
 		return fmt.Errorf("store: update example: %w", err)
 	}
-	res, err := d.db.ExecContext(ctx, `UPDATE examples SET description = ?, params = ?, volatile = ? WHERE collection_id = ? AND id = ?`,
-		e.Description, nullJSON(e.Params), vol, e.CollectionID, e.ID)
+	res, err := d.db.ExecContext(ctx, `UPDATE examples SET description = ?, params = ?, volatile = ?, assertions = ?, assertions_only = ?, captures = ?
+		WHERE collection_id = ? AND id = ?`,
+		e.Description, nullJSON(e.Params), vol, assertions, e.AssertionsOnly, captures, e.CollectionID, e.ID)
 	if err != nil {
 		return fmt.Errorf("store: update example %d: %w", e.ID, err)
 	}

@@ -25,7 +25,9 @@ func TestCollectionsStore(t *testing.T) {
 	}
 	want := backend.Example{CollectionID: col.ID, Name: "e", Method: "tools/call", Params: json.RawMessage(`{"name":"x"}`),
 		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[]}`), Volatile: []string{"/_meta"},
-		ExpectIsError: true, Created: time.Unix(0, time.Now().UnixNano())}
+		ExpectIsError: true, Created: time.Unix(0, time.Now().UnixNano()),
+		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^ok"}}, AssertionsOnly: true,
+		Captures: []backend.Capture{{Name: "id", Path: "$.structuredContent.id"}}}
 	ex, err := d.AddExample(ctx, want)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
 type runRow struct {
@@ -21,23 +20,27 @@ type runRow struct {
 	FinishedAt   sql.NullInt64 `db:"finished_at"`
 	Passed       int           `db:"passed"`
 	Failed       int           `db:"failed"`
+	Total        int           `db:"total"`
+	Environment  string        `db:"environment"`
 }
 
 func (r runRow) run() backend.Run {
 	run := backend.Run{ID: r.ID, CollectionID: r.CollectionID, SessionID: r.SessionID.Int64, ServerName: r.ServerName,
-		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed}
+		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed, Total: r.Total, Environment: r.Environment}
 	if r.FinishedAt.Valid {
 		run.Finished = fromUnixNano(r.FinishedAt.Int64)
 	}
 	return run
 }
 
-const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at, passed, failed FROM collection_runs`
+const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at, passed, failed, total, environment
+	FROM collection_runs`
 
 // CreateRun implements backend.RunStore.
 func (d *DB) CreateRun(ctx context.Context, r backend.Run) (backend.Run, error) {
-	res, err := d.db.ExecContext(ctx, `INSERT INTO collection_runs (collection_id, session_id, server_name, started_at) VALUES (?, ?, ?, ?)`,
-		r.CollectionID, sql.NullInt64{Int64: r.SessionID, Valid: r.SessionID != 0}, r.ServerName, unixNano(r.Started))
+	res, err := d.db.ExecContext(ctx, `INSERT INTO collection_runs (collection_id, session_id, server_name, started_at, total, environment)
+		VALUES (?, ?, ?, ?, ?, ?)`,
+		r.CollectionID, sql.NullInt64{Int64: r.SessionID, Valid: r.SessionID != 0}, r.ServerName, unixNano(r.Started), r.Total, r.Environment)
 	if err != nil {
 		return backend.Run{}, fmt.Errorf("store: create run of collection %d: %w", r.CollectionID, err)
 	}
@@ -49,18 +52,18 @@ func (d *DB) CreateRun(ctx context.Context, r backend.Run) (backend.Run, error) 
 
 // AddRunResult implements backend.RunStore.
 func (d *DB) AddRunResult(ctx context.Context, r backend.RunResult) error {
-	diff := r.Diff
-	if diff == nil {
-		diff = []jsondiff.Change{}
+	diff, err := jsonList(r.Diff)
+	if err != nil {
+		return fmt.Errorf("store: add run result: %w", err)
 	}
-	b, err := json.Marshal(diff)
+	checks, err := jsonList(r.Checks)
 	if err != nil {
 		return fmt.Errorf("store: add run result: %w", err)
 	}
 	_, err = d.db.ExecContext(ctx, `
-	INSERT INTO run_results (run_id, example_id, example_name, outcome, message, diff, latency_ns, response_frame_id)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.RunID, sql.NullInt64{Int64: r.ExampleID, Valid: r.ExampleID != 0}, r.ExampleName, string(r.Outcome), r.Message, string(b),
+	INSERT INTO run_results (run_id, example_id, example_name, outcome, message, diff, checks, latency_ns, response_frame_id)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.RunID, sql.NullInt64{Int64: r.ExampleID, Valid: r.ExampleID != 0}, r.ExampleName, string(r.Outcome), r.Message, diff, checks,
 		int64(r.Latency), sql.NullInt64{Int64: r.ResponseFrameID, Valid: r.ResponseFrameID != 0})
 	if err != nil {
 		return fmt.Errorf("store: add result of run %d: %w", r.RunID, err)
@@ -86,6 +89,7 @@ type runResultRow struct {
 	Outcome         string        `db:"outcome"`
 	Message         string        `db:"message"`
 	Diff            string        `db:"diff"`
+	Checks          string        `db:"checks"`
 	LatencyNS       int64         `db:"latency_ns"`
 	ResponseFrameID sql.NullInt64 `db:"response_frame_id"`
 }
@@ -102,7 +106,7 @@ func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run
 	}
 	var rows []runResultRow
 	if err := d.db.SelectContext(ctx, &rows, `
-	SELECT id, run_id, example_id, example_name, outcome, message, diff, latency_ns, response_frame_id
+	SELECT id, run_id, example_id, example_name, outcome, message, diff, checks, latency_ns, response_frame_id
 	FROM run_results WHERE run_id = ? ORDER BY id`, runID); err != nil {
 		return backend.Run{}, nil, fmt.Errorf("store: results of run %d: %w", runID, err)
 	}
@@ -113,6 +117,9 @@ func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run
 			ResponseFrameID: x.ResponseFrameID.Int64}
 		if err := json.Unmarshal([]byte(x.Diff), &res.Diff); err != nil {
 			return backend.Run{}, nil, fmt.Errorf("store: result %d of run %d: diff: %w", x.ID, runID, err)
+		}
+		if err := json.Unmarshal([]byte(x.Checks), &res.Checks); err != nil {
+			return backend.Run{}, nil, fmt.Errorf("store: result %d of run %d: checks: %w", x.ID, runID, err)
 		}
 		results[i] = res
 	}

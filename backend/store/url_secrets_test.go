@@ -160,3 +160,45 @@ func TestPlaintextSecretsOfOlderVersionsAreSealed(t *testing.T) {
 		t.Fatalf("the test's reason has nothing to redact: %q", redacted)
 	}
 }
+
+// TestEnvironmentSecretsEncryptedAtRest: a secret environment value is in
+// none of the database's files, is not listed, survives an edit that
+// leaves it empty, and is handed out decrypted to run with.
+func TestEnvironmentSecretsEncryptedAtRest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "playground.db")
+	d := MustOpenPath(t, path)
+	ctx := testContext(t)
+	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const secret = "env-s3cret-v4lue"
+	env, err := d.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
+		Values: []backend.EnvValue{{Name: "token", Value: secret, Secret: true}, {Name: "host", Value: "example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found := findInFiles(t, path, []string{secret}); len(found) > 0 {
+		t.Errorf("an environment secret stored in plaintext: %v", found)
+	}
+	if len(env.Values) != 2 || env.Values[0].Name != "host" || env.Values[0].Value != "example.org" || env.Values[1].Value != "" {
+		t.Errorf("listed values = %+v; the secret must be left empty", env.Values)
+	}
+	env.Name, env.Values[0].Value = "production", "example.com" // the secret stays empty: it is kept
+	if _, err := d.SaveEnvironment(ctx, env); err != nil {
+		t.Fatal(err)
+	}
+	values, err := d.EnvironmentValues(ctx, col.ID, env.ID)
+	if err != nil || values["token"] != secret || values["host"] != "example.com" {
+		t.Errorf("values to run with = %v, %v", values, err)
+	}
+	if _, err := d.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "production"}); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Errorf("a second environment named production = %v, want a conflict", err)
+	}
+	if err := d.DeleteCollection(ctx, col.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.EnvironmentValues(ctx, col.ID, env.ID); backend.ErrorCodeOf(err) != backend.ENotFound {
+		t.Errorf("values of a deleted collection's environment = %v, want not found", err)
+	}
+}

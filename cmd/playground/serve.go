@@ -58,6 +58,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground", Version: version}, backend.WithRevisions(db))
 	defer pool.Close()
 	registry := backend.NewRegistry(db, db, pool)
+	cols := backend.NewCollections(db, db, db, pool, log)
+	defer cols.Close()
 	if err := seedDemo(ctx, registry); err != nil {
 		log.Warn("the demo server was not registered", "err", err)
 	}
@@ -72,7 +74,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: apps origin: %w", err)
 	}
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String()},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool), Revisions: db, History: db})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}

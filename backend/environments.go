@@ -1,0 +1,111 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Environment is a named set of variable values of a collection, chosen
+// when it runs.
+type Environment struct {
+	ID           int64
+	CollectionID int64
+	Name         string
+	Values       []EnvValue // by name
+}
+
+// EnvValue is one variable of an environment. A secret's value is stored
+// encrypted and never handed out for display: listings leave it empty.
+type EnvValue struct {
+	Name   string
+	Value  string
+	Secret bool
+}
+
+// EnvironmentStore persists environments. Listings leave secret values
+// empty; EnvironmentValues alone returns them, decrypted, to run with.
+// A duplicate name within a collection is an EConflict *Error with
+// Fields["name"] set.
+type EnvironmentStore interface {
+	ListEnvironments(ctx context.Context, collectionID int64) ([]Environment, error)
+	GetEnvironment(ctx context.Context, collectionID, id int64) (Environment, error)
+	// SaveEnvironment creates e (e.ID 0) or replaces its name and values.
+	// A secret value left empty keeps the value stored under that name.
+	SaveEnvironment(ctx context.Context, e Environment) (Environment, error)
+	DeleteEnvironment(ctx context.Context, collectionID, id int64) error
+	// EnvironmentValues returns every value of the environment, secrets
+	// decrypted.
+	EnvironmentValues(ctx context.Context, collectionID, id int64) (map[string]string, error)
+}
+
+// Environments returns the collection's environments, by name, secret
+// values left empty.
+func (s *Collections) Environments(ctx context.Context, collectionID int64) ([]Environment, error) {
+	return s.store.ListEnvironments(ctx, collectionID)
+}
+
+// Environment returns one environment, secret values left empty.
+func (s *Collections) Environment(ctx context.Context, collectionID, id int64) (Environment, error) {
+	return s.store.GetEnvironment(ctx, collectionID, id)
+}
+
+// SaveEnvironment checks and stores an environment (new when e.ID is 0).
+// A secret whose value is left empty keeps its stored value. Bad input is
+// an EInvalid *Error whose Fields name "name" or "values".
+func (s *Collections) SaveEnvironment(ctx context.Context, e Environment) (Environment, error) {
+	name, err := checkName(e.Name, "name", "environment")
+	if err != nil {
+		return Environment{}, err
+	}
+	e.Name = name
+	seen := map[string]bool{}
+	for i, v := range e.Values {
+		v.Name = strings.TrimSpace(v.Name)
+		if !variableName.MatchString(v.Name) {
+			return Environment{}, invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
+		}
+		if seen[v.Name] {
+			return Environment{}, invalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
+		}
+		seen[v.Name] = true
+		e.Values[i] = v
+	}
+	return s.store.SaveEnvironment(ctx, e)
+}
+
+// DeleteEnvironment removes an environment.
+func (s *Collections) DeleteEnvironment(ctx context.Context, collectionID, id int64) error {
+	return s.store.DeleteEnvironment(ctx, collectionID, id)
+}
+
+// runVariables are the variables a run starts with: the environment's
+// values (none when envID is 0), then extra, which win.
+func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (Variables, string, error) {
+	vars := Variables{}
+	envName := ""
+	if envID != 0 {
+		env, err := s.store.GetEnvironment(ctx, collectionID, envID)
+		if err != nil {
+			return nil, "", err
+		}
+		values, err := s.store.EnvironmentValues(ctx, collectionID, envID)
+		if err != nil {
+			return nil, "", err
+		}
+		envName = env.Name
+		for k, v := range values {
+			vars[k], _ = json.Marshal(v)
+		}
+	}
+	for k, v := range extra {
+		vars[k], _ = json.Marshal(v)
+	}
+	return vars, envName, nil
+}
+
+// invalidField is an EInvalid *Error about one form field.
+func invalidField(field, msg string) *Error {
+	return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{field: msg}}
+}

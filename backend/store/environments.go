@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// Secret environment values are stored sealed (see secrets.go); listings
+// never open them.
+
+type envValueRow struct {
+	EnvironmentID int64  `db:"environment_id"`
+	Name          string `db:"name"`
+	Value         string `db:"value"`
+	Secret        bool   `db:"secret"`
+}
+
+// ListEnvironments implements backend.EnvironmentStore.
+func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backend.Environment, error) {
+	var envs []struct {
+		ID   int64  `db:"id"`
+		Name string `db:"name"`
+	}
+	if err := d.db.SelectContext(ctx, &envs, `SELECT id, name FROM environments WHERE collection_id = ? ORDER BY name`, collectionID); err != nil {
+		return nil, fmt.Errorf("store: environments of collection %d: %w", collectionID, err)
+	}
+	var values []envValueRow
+	if err := d.db.SelectContext(ctx, &values, `
+	SELECT v.environment_id, v.name, v.value, v.secret FROM environment_values v
+	JOIN environments e ON e.id = v.environment_id WHERE e.collection_id = ? ORDER BY v.name`, collectionID); err != nil {
+		return nil, fmt.Errorf("store: environment values of collection %d: %w", collectionID, err)
+	}
+	out := make([]backend.Environment, len(envs))
+	index := map[int64]int{}
+	for i, e := range envs {
+		out[i] = backend.Environment{ID: e.ID, CollectionID: collectionID, Name: e.Name}
+		index[e.ID] = i
+	}
+	for _, v := range values {
+		e := &out[index[v.EnvironmentID]]
+		e.Values = append(e.Values, shownValue(v))
+	}
+	return out, nil
+}
+
+// shownValue is a stored value as listings show it: a secret's left empty.
+func shownValue(v envValueRow) backend.EnvValue {
+	if v.Secret {
+		return backend.EnvValue{Name: v.Name, Secret: true}
+	}
+	return backend.EnvValue{Name: v.Name, Value: v.Value}
+}
+
+// GetEnvironment implements backend.EnvironmentStore.
+func (d *DB) GetEnvironment(ctx context.Context, collectionID, id int64) (backend.Environment, error) {
+	envs, err := d.ListEnvironments(ctx, collectionID)
+	if err != nil {
+		return backend.Environment{}, err
+	}
+	for _, e := range envs {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return backend.Environment{}, backend.Errorf(backend.ENotFound, "Environment %d does not exist in this collection.", id)
+}
+
+// SaveEnvironment implements backend.EnvironmentStore.
+func (d *DB) SaveEnvironment(ctx context.Context, e backend.Environment) (backend.Environment, error) {
+	conn, err := d.db.Connx(ctx)
+	if err != nil {
+		return backend.Environment{}, fmt.Errorf("store: save environment: %w", err)
+	}
+	defer conn.Close()
+	err = inTx(ctx, conn, func(tx *sqlx.Tx) error {
+		kept, err := d.keptSecrets(ctx, tx, e)
+		if err != nil {
+			return err
+		}
+		if e.ID == 0 {
+			err = tx.GetContext(ctx, &e.ID, `INSERT INTO environments (collection_id, name) VALUES (?, ?) RETURNING id`, e.CollectionID, e.Name)
+		} else {
+			var res sql.Result
+			if res, err = tx.ExecContext(ctx, `UPDATE environments SET name = ? WHERE collection_id = ? AND id = ?`, e.Name, e.CollectionID, e.ID); err == nil {
+				err = mustAffect(res, "Environment %d does not exist in this collection.", e.ID)
+			}
+		}
+		if err != nil {
+			return environmentConflict(e.Name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM environment_values WHERE environment_id = ?`, e.ID); err != nil {
+			return fmt.Errorf("store: save environment %d: %w", e.ID, err)
+		}
+		for _, v := range e.Values {
+			stored := v.Value
+			if v.Secret {
+				if stored == "" {
+					stored = kept[v.Name]
+				} else if stored, err = d.seal([]byte(v.Value)); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO environment_values (environment_id, name, value, secret) VALUES (?, ?, ?, ?)`,
+				e.ID, v.Name, stored, v.Secret); err != nil {
+				return fmt.Errorf("store: save environment %d: %w", e.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return backend.Environment{}, err
+	}
+	return d.GetEnvironment(ctx, e.CollectionID, e.ID)
+}
+
+// keptSecrets are the sealed values stored for the secrets of e whose new
+// value is left empty, by name ("" seals to nothing: the value stays empty
+// when none was stored).
+func (d *DB) keptSecrets(ctx context.Context, tx *sqlx.Tx, e backend.Environment) (map[string]string, error) {
+	kept := map[string]string{}
+	if e.ID == 0 {
+		return kept, nil
+	}
+	var rows []envValueRow
+	if err := tx.SelectContext(ctx, &rows, `SELECT environment_id, name, value, secret FROM environment_values WHERE environment_id = ? AND secret = 1`, e.ID); err != nil {
+		return nil, fmt.Errorf("store: environment %d: %w", e.ID, err)
+	}
+	for _, r := range rows {
+		kept[r.Name] = r.Value
+	}
+	return kept, nil
+}
+
+func environmentConflict(name string, err error) error {
+	var be *backend.Error
+	switch {
+	case errors.As(err, &be):
+		return err
+	case strings.Contains(err.Error(), "UNIQUE constraint failed: environments.collection_id, environments.name"):
+		msg := fmt.Sprintf("This collection already has an environment named %q.", name)
+		return &backend.Error{Code: backend.EConflict, Message: msg, Fields: map[string]string{"name": msg}}
+	case strings.Contains(err.Error(), "FOREIGN KEY constraint failed"):
+		return backend.Errorf(backend.ENotFound, "The collection does not exist.")
+	}
+	return fmt.Errorf("store: save environment %q: %w", name, err)
+}
+
+// DeleteEnvironment implements backend.EnvironmentStore.
+func (d *DB) DeleteEnvironment(ctx context.Context, collectionID, id int64) error {
+	res, err := d.db.ExecContext(ctx, `DELETE FROM environments WHERE collection_id = ? AND id = ?`, collectionID, id)
+	if err != nil {
+		return fmt.Errorf("store: delete environment %d: %w", id, err)
+	}
+	return mustAffect(res, "Environment %d does not exist in this collection.", id)
+}
+
+// EnvironmentValues implements backend.EnvironmentStore.
+func (d *DB) EnvironmentValues(ctx context.Context, collectionID, id int64) (map[string]string, error) {
+	if _, err := d.GetEnvironment(ctx, collectionID, id); err != nil {
+		return nil, err
+	}
+	var rows []envValueRow
+	if err := d.db.SelectContext(ctx, &rows, `SELECT environment_id, name, value, secret FROM environment_values WHERE environment_id = ?`, id); err != nil {
+		return nil, fmt.Errorf("store: environment %d: %w", id, err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.Name] = r.Value
+		if r.Secret && r.Value != "" {
+			plain, err := d.open(r.Value)
+			if err != nil {
+				return nil, fmt.Errorf("store: environment %d: %s: %w", id, r.Name, err)
+			}
+			out[r.Name] = string(plain)
+		}
+	}
+	return out, nil
+}
