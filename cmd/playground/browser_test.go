@@ -481,6 +481,9 @@ const e2eStrayLabelsJS = `(() => {
 type e2ePage struct {
 	t   *testing.T
 	ctx context.Context // the tab's chromedp context
+	// opened is whether a step has run: until then the tab is a blank
+	// page without a document to wait for.
+	opened bool
 
 	mu      sync.Mutex
 	console []string // console errors and uncaught exceptions
@@ -598,23 +601,32 @@ func (p *e2ePage) forgetConsole(url string) {
 }
 
 // do runs the steps within e2eStepTimeout, and fails the test with the
-// outer HTML of dumpSel when one fails. A step that found a node the
-// browser renumbered before it could act on it (a page reached by a click
-// shows before it has finished loading, and is renumbered when it has) is
-// retried once the page has loaded: that step did nothing.
+// outer HTML of dumpSel when one fails. The steps start once the page has
+// finished loading: a page reached by a click shows (and satisfies a
+// WaitVisible) before its styles have settled and before the browser
+// renumbers its nodes, and a click in between lands where the element no
+// longer is or on a node that is gone. A step that still found a renumbered
+// node ("Could not find node with given id") did nothing and is run again.
 func (p *e2ePage) do(what, dumpSel string, steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
 	defer cancel()
+	if p.opened {
+		steps = append([]chromedp.Action[chromedp.Void]{e2ePageComplete}, steps...)
+	}
+	p.opened = true
 	err := chromedp.Do(ctx, steps...)
 	if err != nil && strings.Contains(err.Error(), "Could not find node with given id") {
-		p.loaded()
 		err = chromedp.Do(ctx, steps...)
 	}
 	if err != nil {
 		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
 	}
 }
+
+// e2ePageComplete waits until the page has finished loading.
+var e2ePageComplete = chromedp.Poll[chromedp.Void](`document.readyState === "complete"`,
+	chromedp.WithPollingInterval(50*time.Millisecond))
 
 // e2eEval evaluates a JavaScript expression in the page.
 func e2eEval[T any](p *e2ePage, what, dumpSel, expr string) T {
@@ -704,15 +716,6 @@ func (p *e2ePage) waitJS(what, dumpSel, expr string) {
 	p.do(what, dumpSel, chromedp.Poll[chromedp.Void](expr,
 		chromedp.WithPollingInterval(50*time.Millisecond),
 		chromedp.WithPollingTimeout(e2eStepTimeout)))
-}
-
-// loaded waits until the page has finished loading. A page reached by a
-// click shows (and satisfies a WaitVisible) before it has, and the browser
-// renumbers its nodes when it has, which a click in between would miss
-// ("Could not find node with given id").
-func (p *e2ePage) loaded() {
-	p.t.Helper()
-	p.waitJS("wait for the page to finish loading", "body", `document.readyState === "complete"`)
 }
 
 // dump describes the page for a failure message: its URL and the outer HTML
