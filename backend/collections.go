@@ -70,6 +70,10 @@ type CollectionStore interface {
 	GetCollection(ctx context.Context, id int64) (Collection, error)
 	// CollectionByName returns the collection named name, false when none is.
 	CollectionByName(ctx context.Context, name string) (Collection, bool, error)
+	// ImportCollection stores c with its examples (in order) and
+	// environments in one transaction: all or nothing. A taken name is an
+	// EConflict *Error.
+	ImportCollection(ctx context.Context, c Collection, examples []Example, envs []Environment) (Collection, error)
 	UpdateCollection(ctx context.Context, c Collection) error
 	DeleteCollection(ctx context.Context, id int64) error
 
@@ -324,8 +328,8 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 		if p == "" {
 			continue
 		}
-		if !jsondiff.ValidPointer(p) {
-			return invalidField("volatile", "Each volatile path is a JSON Pointer starting with /, such as /content/*/text.")
+		if err := checkVolatile(p); err != nil {
+			return err
 		}
 		ex.Volatile = append(ex.Volatile, p)
 	}
@@ -334,6 +338,15 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 		return err
 	}
 	return s.store.UpdateExample(ctx, ex)
+}
+
+// checkVolatile reports a volatile path that is not a JSON Pointer as an
+// EInvalid *Error for the field "volatile".
+func checkVolatile(p string) error {
+	if !jsondiff.ValidPointer(p) {
+		return invalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
+	}
+	return nil
 }
 
 // checkExampleChecks reports the first bad assertion or capture of ex as

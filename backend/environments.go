@@ -60,19 +60,29 @@ func (s *Collections) SaveEnvironment(ctx context.Context, e Environment) (Envir
 		return Environment{}, err
 	}
 	e.Name = name
-	seen := map[string]bool{}
-	for i, v := range e.Values {
-		v.Name = strings.TrimSpace(v.Name)
-		if !variableName.MatchString(v.Name) {
-			return Environment{}, invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
-		}
-		if seen[v.Name] {
-			return Environment{}, invalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
-		}
-		seen[v.Name] = true
-		e.Values[i] = v
+	for i := range e.Values {
+		e.Values[i].Name = strings.TrimSpace(e.Values[i].Name)
+	}
+	if err := checkEnvValues(e.Values); err != nil {
+		return Environment{}, err
 	}
 	return s.store.SaveEnvironment(ctx, e)
+}
+
+// checkEnvValues reports a bad or repeated variable name as an EInvalid
+// *Error for the field "values".
+func checkEnvValues(values []EnvValue) error {
+	seen := map[string]bool{}
+	for _, v := range values {
+		if !variableName.MatchString(v.Name) {
+			return invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
+		}
+		if seen[v.Name] {
+			return invalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
+		}
+		seen[v.Name] = true
+	}
+	return nil
 }
 
 // DeleteEnvironment removes an environment.

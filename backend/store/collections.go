@@ -189,11 +189,22 @@ func exampleNameConflict(name string, err error) error {
 
 // AddExample implements backend.CollectionStore.
 func (d *DB) AddExample(ctx context.Context, e backend.Example) (backend.Example, error) {
+	id, err := insertExample(ctx, d.db, e)
+	if err != nil {
+		return backend.Example{}, err
+	}
+	return d.GetExample(ctx, e.CollectionID, id)
+}
+
+// insertExample stores e after the last example of its collection and
+// returns its id.
+func insertExample(ctx context.Context, q sqlx.QueryerContext, e backend.Example) (int64, error) {
 	vol, assertions, captures, err := exampleLists(e)
 	if err != nil {
-		return backend.Example{}, fmt.Errorf("store: add example: %w", err)
+		return 0, fmt.Errorf("store: add example: %w", err)
 	}
-	err = d.db.GetContext(ctx, &e.ID, `
+	var id int64
+	err = sqlx.GetContext(ctx, q, &id, `
 	INSERT INTO examples (collection_id, position, name, description, method, params, snapshot_kind, snapshot, volatile,
 		expect_is_error, assertions, assertions_only, captures, created_at)
 	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -201,9 +212,42 @@ func (d *DB) AddExample(ctx context.Context, e backend.Example) (backend.Example
 		e.CollectionID, e.Name, e.Description, e.Method, nullJSON(e.Params), string(e.SnapshotKind), string(e.Snapshot),
 		vol, e.ExpectIsError, assertions, e.AssertionsOnly, captures, unixNano(e.Created))
 	if err != nil {
-		return backend.Example{}, exampleNameConflict(e.Name, err)
+		return 0, exampleNameConflict(e.Name, err)
 	}
-	return d.GetExample(ctx, e.CollectionID, e.ID)
+	return id, nil
+}
+
+// ImportCollection implements backend.CollectionStore.
+func (d *DB) ImportCollection(ctx context.Context, c backend.Collection, examples []backend.Example, envs []backend.Environment) (backend.Collection, error) {
+	conn, err := d.db.Connx(ctx)
+	if err != nil {
+		return backend.Collection{}, fmt.Errorf("store: import collection: %w", err)
+	}
+	defer conn.Close()
+	err = inTx(ctx, conn, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &c.ID, `INSERT INTO collections (name, description, created_at) VALUES (?, ?, ?) RETURNING id`,
+			c.Name, c.Description, unixNano(c.Created))
+		if err != nil {
+			return collectionNameConflict(c.Name, err)
+		}
+		for _, e := range examples {
+			e.CollectionID = c.ID
+			if _, err := insertExample(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		for _, e := range envs {
+			e.CollectionID = c.ID
+			if _, err := d.saveEnvironment(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return backend.Collection{}, err
+	}
+	return d.GetCollection(ctx, c.ID)
 }
 
 // ListExamples implements backend.CollectionStore.

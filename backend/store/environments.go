@@ -79,45 +79,51 @@ func (d *DB) SaveEnvironment(ctx context.Context, e backend.Environment) (backen
 		return backend.Environment{}, fmt.Errorf("store: save environment: %w", err)
 	}
 	defer conn.Close()
-	err = inTx(ctx, conn, func(tx *sqlx.Tx) error {
-		kept, err := d.keptSecrets(ctx, tx, e)
-		if err != nil {
-			return err
-		}
-		if e.ID == 0 {
-			err = tx.GetContext(ctx, &e.ID, `INSERT INTO environments (collection_id, name) VALUES (?, ?) RETURNING id`, e.CollectionID, e.Name)
-		} else {
-			var res sql.Result
-			if res, err = tx.ExecContext(ctx, `UPDATE environments SET name = ? WHERE collection_id = ? AND id = ?`, e.Name, e.CollectionID, e.ID); err == nil {
-				err = mustAffect(res, "Environment %d does not exist in this collection.", e.ID)
-			}
-		}
-		if err != nil {
-			return environmentConflict(e.Name, err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM environment_values WHERE environment_id = ?`, e.ID); err != nil {
-			return fmt.Errorf("store: save environment %d: %w", e.ID, err)
-		}
-		for _, v := range e.Values {
-			stored := v.Value
-			if v.Secret {
-				if stored == "" {
-					stored = kept[v.Name]
-				} else if stored, err = d.seal([]byte(v.Value)); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO environment_values (environment_id, name, value, secret) VALUES (?, ?, ?, ?)`,
-				e.ID, v.Name, stored, v.Secret); err != nil {
-				return fmt.Errorf("store: save environment %d: %w", e.ID, err)
-			}
-		}
-		return nil
+	err = inTx(ctx, conn, func(tx *sqlx.Tx) (err error) {
+		e.ID, err = d.saveEnvironment(ctx, tx, e)
+		return err
 	})
 	if err != nil {
 		return backend.Environment{}, err
 	}
 	return d.GetEnvironment(ctx, e.CollectionID, e.ID)
+}
+
+// saveEnvironment creates or updates e within tx and returns its id.
+func (d *DB) saveEnvironment(ctx context.Context, tx *sqlx.Tx, e backend.Environment) (int64, error) {
+	kept, err := d.keptSecrets(ctx, tx, e)
+	if err != nil {
+		return 0, err
+	}
+	if e.ID == 0 {
+		err = tx.GetContext(ctx, &e.ID, `INSERT INTO environments (collection_id, name) VALUES (?, ?) RETURNING id`, e.CollectionID, e.Name)
+	} else {
+		var res sql.Result
+		if res, err = tx.ExecContext(ctx, `UPDATE environments SET name = ? WHERE collection_id = ? AND id = ?`, e.Name, e.CollectionID, e.ID); err == nil {
+			err = mustAffect(res, "Environment %d does not exist in this collection.", e.ID)
+		}
+	}
+	if err != nil {
+		return 0, environmentConflict(e.Name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM environment_values WHERE environment_id = ?`, e.ID); err != nil {
+		return 0, fmt.Errorf("store: save environment %d: %w", e.ID, err)
+	}
+	for _, v := range e.Values {
+		stored := v.Value
+		if v.Secret {
+			if stored == "" {
+				stored = kept[v.Name]
+			} else if stored, err = d.seal([]byte(v.Value)); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO environment_values (environment_id, name, value, secret) VALUES (?, ?, ?, ?)`,
+			e.ID, v.Name, stored, v.Secret); err != nil {
+			return 0, fmt.Errorf("store: save environment %d: %w", e.ID, err)
+		}
+	}
+	return e.ID, nil
 }
 
 // keptSecrets are the sealed values stored for the secrets of e whose new

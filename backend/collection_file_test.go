@@ -1,0 +1,134 @@
+package backend_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// TestCollectionFileRoundTrip exports a collection, imports the file under
+// another name and exports that: the two files differ in the name alone,
+// and neither holds the secret.
+func TestCollectionFileRoundTrip(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	col, err := cols.Create(ctx, "smoke", "checks the basics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range []backend.Example{
+		{Name: "echo", Method: "tools/call", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{greeting}}"}}`),
+			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`),
+			Volatile: []string{"/_meta"}, Captures: []backend.Capture{{Name: "said", Path: "$.content[0].text"}},
+			Assertions: []backend.Assertion{{Kind: backend.AssertLatency, MaxMS: 500}}},
+		{Name: "unknown tool", Method: "tools/call", Params: json.RawMessage(`{"name":"nope"}`),
+			SnapshotKind: backend.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"unknown tool"}`)},
+		{Name: "failing tool", Method: "tools/call", SnapshotKind: backend.SnapshotResult, ExpectIsError: true,
+			Snapshot: json.RawMessage(`{"content":[],"isError":true}`)},
+	} {
+		ex.CollectionID = col.ID
+		if _, err := e.db.AddExample(ctx, ex); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const secret = "file-s3cret"
+	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	listing := &backend.InterfaceListing{Tools: []json.RawMessage{json.RawMessage(`{"name":"echo"}`)}}
+	export := func(id int64) []byte {
+		t.Helper()
+		f, err := cols.Export(ctx, id, listing)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first := export(col.ID)
+	if bytes.Contains(first, []byte(secret)) {
+		t.Errorf("the exported file holds the secret:\n%s", first)
+	}
+	if !bytes.HasPrefix(first, []byte("{\n  \"format\": \"mcp-playground-collection\",\n  \"version\": 1,\n  \"name\": \"smoke\",")) {
+		t.Errorf("the file does not start with its format, version and name:\n%s", first)
+	}
+	if !bytes.Contains(first, []byte("\n      \"params\": {\n        \"name\": \"echo\",")) {
+		t.Errorf("params are not indented with the file:\n%s", first)
+	}
+
+	f, err := backend.DecodeCollectionFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cols.Import(ctx, f); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Errorf("importing over an existing name = %v, want a conflict", err)
+	}
+	f.Name = "smoke copy"
+	imported, err := cols.Import(ctx, f)
+	if err != nil || imported.Examples != 3 {
+		t.Fatalf("Import = %+v, %v", imported, err)
+	}
+	second := export(imported.ID)
+	if want := bytes.Replace(first, []byte(`"name": "smoke",`), []byte(`"name": "smoke copy",`), 1); !bytes.Equal(second, want) {
+		t.Errorf("re-exported file differs:\n%s\nwant\n%s", second, want)
+	}
+	envs, err := cols.Environments(ctx, imported.ID)
+	if err != nil || len(envs) != 1 || len(envs[0].Values) != 2 || !envs[0].Values[1].Secret {
+		t.Errorf("imported environments = %+v, %v", envs, err)
+	}
+}
+
+// TestCollectionFileBadInput: each bad file is refused with a message that
+// says what is wrong, and nothing is stored.
+func TestCollectionFileBadInput(t *testing.T) {
+	e := MustEnv(t)
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	good := `{"format":"mcp-playground-collection","version":1,"name":"n","examples":[
+		{"name":"a","method":"ping","expect":{"result":{}}}]}`
+	f, err := backend.DecodeCollectionFile([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cols.Import(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	ex := func(examples string) string {
+		return `{"format":"mcp-playground-collection","version":1,"name":"m","examples":[` + examples + `]}`
+	}
+	for _, tc := range []struct{ name, file, want string }{
+		{"not JSON", "{\n\"format\": \"mcp-playground-collection\",\n  oops", "line 3"},
+		{"empty", " \n", "empty"},
+		{"another format", `{"format":"postman","version":1}`, "not an MCP Playground collection"},
+		{"a future version", `{"format":"mcp-playground-collection","version":2,"name":"x","examples":[],"newThing":1}`, "version 2"},
+		{"an unknown member", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":[],"extra":1}`, "extra"},
+		{"a wrong type", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":{}}`, "examples"},
+		{"no name", `{"format":"mcp-playground-collection","version":1,"name":" ","examples":[]}`, "name"},
+		{"duplicate example names", ex(`{"name":"a","method":"ping","expect":{"result":{}}},{"name":"a","method":"ping","expect":{"result":{}}}`), "two examples"},
+		{"no expect", ex(`{"name":"a","method":"ping","expect":{}}`), "expect"},
+		{"both result and error", ex(`{"name":"a","method":"ping","expect":{"result":{},"error":{"code":1}}}`), "expect"},
+		{"no method", ex(`{"name":"a","method":"","expect":{"result":{}}}`), "no method"},
+		{"params not an object", ex(`{"name":"a","method":"ping","params":[1],"expect":{"result":{}}}`), "params"},
+		{"a bad assertion", ex(`{"name":"a","method":"ping","expect":{"result":{}},"assertions":[{"kind":"matches","path":"$.a","pattern":"("}]}`), "pattern"},
+		{"a bad volatile path", ex(`{"name":"a","method":"ping","expect":{"result":{}},"volatile":["content"]}`), "JSON Pointer"},
+		{"a bad variable name", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":[],"environments":[{"name":"e","values":[{"name":"a b"}]}]}`, "variable name"},
+	} {
+		_, err := backend.DecodeCollectionFile([]byte(tc.file))
+		if backend.ErrorCodeOf(err) != backend.EInvalid || !strings.Contains(backend.ErrorMessageOf(err), tc.want) {
+			t.Errorf("%s: %v, want EInvalid mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	list, err := cols.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Examples != 1 {
+		t.Errorf("collections after the refusals = %+v, %v; want the one good import", list, err)
+	}
+}
