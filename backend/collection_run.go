@@ -131,10 +131,11 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (Run, []Ex
 	if len(examples) == 0 {
 		return Run{}, nil, nil, Errorf(EInvalid, "The collection has no examples to run.")
 	}
-	vars, envName, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
+	vars, envName, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
 		return Run{}, nil, nil, err
 	}
+	s.caller.HideValues(req.SessionID, secrets)
 	sess, err := s.sessions.GetSession(ctx, req.SessionID)
 	if err != nil {
 		return Run{}, nil, nil, err

@@ -107,11 +107,12 @@ type Collections struct {
 	running sync.WaitGroup
 }
 
-// Caller sends a request on a live session and names its tools; *Pool
-// implements it.
+// Caller sends a request on a live session, names its tools and hides
+// secret values in what it records; *Pool implements it.
 type Caller interface {
 	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error)
 	Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error)
+	HideValues(sessionID int64, values []string)
 }
 
 // NewCollections returns the service. Examples are saved from the stored

@@ -350,3 +350,48 @@ func TestExampleChecksValidate(t *testing.T) {
 		t.Errorf("stored %+v, %v", got, err)
 	}
 }
+
+// TestCollectionRunHidesSecrets: a secret environment value sent in params,
+// and echoed back by the server, is recorded as [redacted].
+func TestCollectionRunHidesSecrets(t *testing.T) {
+	e := MustEnv(t)
+	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	col, _ := cols.Create(ctx, "secrets", "")
+	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
+		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"token={{token}}"}}`),
+		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
+		Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.content[0].text", Value: json.RawMessage(`"token=tok-s3cret-42"`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
+		Values: []backend.EnvValue{{Name: "token", Value: "tok-s3cret-42", Secret: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID}, nil)
+	if err != nil || run.Passed != 1 {
+		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
+		t.Fatalf("run = %+v, %v, %+v; the server must get the real value", run, err, results)
+	}
+	if err := e.rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	frames, err := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	redacted := 0
+	for _, f := range frames {
+		if strings.Contains(string(f.Body), "tok-s3cret-42") {
+			t.Errorf("frame %d holds the secret: %s", f.ID, f.Body)
+		}
+		if strings.Contains(string(f.Body), "token=[redacted]") {
+			redacted++
+		}
+	}
+	if redacted != 2 {
+		t.Errorf("%d frames show token=[redacted], want the request and its echo", redacted)
+	}
+}

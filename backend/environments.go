@@ -91,28 +91,31 @@ func (s *Collections) DeleteEnvironment(ctx context.Context, collectionID, id in
 }
 
 // runVariables are the variables a run starts with: the environment's
-// values (none when envID is 0), then extra, which win.
-func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (Variables, string, error) {
-	vars := Variables{}
-	envName := ""
+// values (none when envID is 0), then extra, which win; with the name of
+// the environment and its secret values.
+func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (vars Variables, envName string, secrets []string, err error) {
+	vars = Variables{}
 	if envID != 0 {
 		env, err := s.store.GetEnvironment(ctx, collectionID, envID)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		values, err := s.store.EnvironmentValues(ctx, collectionID, envID)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		envName = env.Name
-		for k, v := range values {
-			vars[k], _ = json.Marshal(v)
+		for _, v := range env.Values {
+			vars[v.Name], _ = json.Marshal(values[v.Name])
+			if v.Secret {
+				secrets = append(secrets, values[v.Name])
+			}
 		}
 	}
 	for k, v := range extra {
 		vars[k], _ = json.Marshal(v)
 	}
-	return vars, envName, nil
+	return vars, envName, secrets, nil
 }
 
 // invalidField is an EInvalid *Error about one form field.

@@ -40,8 +40,8 @@ type Pool struct {
 type liveSession struct {
 	session     Session
 	client      *mcpclient.Client
-	redact      Redactor      // hides the server's secrets in close reasons
-	closing     chan struct{} // closed by requestClose
+	redact      atomic.Pointer[Redactor] // hides the server's secrets, and those HideValues adds, in frames and close reasons
+	closing     chan struct{}            // closed by requestClose
 	closeOnce   sync.Once
 	closeReason string        // set once, before closing is closed
 	ended       chan struct{} // closed once the session's end is stored
@@ -116,13 +116,16 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return Session{}, err
 	}
 	sessionID := sess.ID
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), redact: NewRedactor(srv), revision: newRevisionTaking(),
+	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), revision: newRevisionTaking(),
 		publish: func(e Event) { e.SessionID = sessionID; p.hub.Publish(e) }}
-	opts := mcpclient.Options{Tap: ls.redact.Tap(p.rec.Tap(sess.ID)), ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
+	redact := NewRedactor(srv)
+	ls.redact.Store(&redact)
+	record := p.rec.Tap(sess.ID)
+	opts := mcpclient.Options{Tap: func(f mcpclient.Frame) { record(ls.redact.Load().Frame(f)) }, ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
 	client, err := dial(ctx, srv, opts)
 	if err != nil {
-		reason := ls.redact.Text("connect failed: " + err.Error())
+		reason := ls.redacted("connect failed: " + err.Error())
 		p.recordNote(sess.ID, reason)
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
 		p.end(sess)
@@ -216,7 +219,7 @@ func (p *Pool) watch(ls *liveSession) {
 	default:
 		sess.CloseReason = "server went away"
 		if err := ls.client.Err(); err != nil {
-			sess.CloseReason = ls.redact.Text("server went away: " + err.Error())
+			sess.CloseReason = ls.redacted("server went away: " + err.Error())
 		}
 		p.recordNote(sess.ID, sess.CloseReason)
 	}
@@ -387,6 +390,28 @@ func (p *Pool) Tool(ctx context.Context, sessionID int64, name string) (mcpclien
 	return mcpclient.Tool{}, Errorf(ENotFound, "The server has no tool named %q.", name)
 }
 
+// redacted returns text with the session's secrets hidden.
+func (ls *liveSession) redacted(text string) string { return ls.redact.Load().Text(text) }
+
+// HideValues adds secret values to those the live session hides in what it
+// records from now on (a collection run's secret variables, sent in
+// params); they stay hidden until the session ends. A session that is not
+// live is left alone.
+func (p *Pool) HideValues(sessionID int64, values []string) {
+	p.mu.Lock()
+	ls := p.live[sessionID]
+	p.mu.Unlock()
+	if ls == nil || len(values) == 0 {
+		return
+	}
+	for {
+		old := ls.redact.Load()
+		if next := old.With(values...); ls.redact.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
 // CallResult is the outcome of a request that got a response.
 type CallResult struct {
 	Result  json.RawMessage     // set on success
@@ -449,7 +474,7 @@ func (p *Pool) SendRaw(ctx context.Context, sessionID int64, body []byte) error 
 		return err
 	}
 	if err := ls.client.SendRaw(ctx, body); err != nil {
-		return Errorf(EUnavailable, "The raw frame could not be sent: %s", ls.redact.Text(err.Error()))
+		return Errorf(EUnavailable, "The raw frame could not be sent: %s", ls.redacted(err.Error()))
 	}
 	return nil
 }
@@ -466,7 +491,7 @@ func (p *Pool) Notify(ctx context.Context, sessionID int64, method string, param
 		body = params
 	}
 	if err := ls.client.Notify(ctx, method, body); err != nil {
-		return Errorf(EUnavailable, "The notification could not be sent: %s", ls.redact.Text(err.Error()))
+		return Errorf(EUnavailable, "The notification could not be sent: %s", ls.redacted(err.Error()))
 	}
 	return nil
 }
@@ -481,7 +506,7 @@ func (ls *liveSession) callError(method string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Errorf(EUnavailable, "%s timed out: the server did not answer in time.", method)
 	}
-	return Errorf(EUnavailable, "%s failed: %s", method, ls.redact.Text(err.Error()))
+	return Errorf(EUnavailable, "%s failed: %s", method, ls.redacted(err.Error()))
 }
 
 // Close closes every live session and waits until their ends are stored.

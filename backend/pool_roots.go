@@ -57,7 +57,7 @@ func (p *Pool) RootsChanged(ctx context.Context, serverID int64) {
 		err := ls.client.Notify(nctx, MethodRootsChanged, nil)
 		cancel()
 		if err != nil {
-			p.recordNote(ls.session.ID, ls.redact.Text("the roots changed, but the server could not be told: "+err.Error()))
+			p.recordNote(ls.session.ID, ls.redacted("the roots changed, but the server could not be told: "+err.Error()))
 		}
 	}
 }

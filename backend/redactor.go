@@ -29,43 +29,49 @@ type Redactor struct {
 // NewRedactor returns the Redactor of s's secrets.
 func NewRedactor(s Server) Redactor {
 	var values []string
-	add := func(v string) {
-		if len(v) < minSecretLen {
-			return
-		}
-		values = append(values, v)
-		// As it reads inside a JSON string, where a server may echo it.
-		if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
-			values = append(values, string(quoted[1:len(quoted)-1]))
-		}
-	}
 	for _, m := range []map[string]string{s.Env, s.Headers} {
 		for k, v := range m {
 			if isSecretPair(k, v) {
-				add(v)
+				values = append(values, v)
 			}
 		}
 	}
 	if u, err := url.Parse(s.URL); err == nil && s.URL != "" {
 		if u.User != nil {
-			add(u.User.Username())
 			pw, _ := u.User.Password()
-			add(pw)
+			values = append(values, u.User.Username(), pw)
 		}
 		for _, params := range []string{u.RawQuery, u.EscapedFragment()} {
 			for _, p := range strings.Split(params, "&") {
 				name, value, _ := strings.Cut(p, "=")
 				if IsSecretName(unescapeParam(name)) {
-					add(value)
+					values = append(values, value)
 					if plain, err := url.QueryUnescape(value); err == nil {
-						add(plain)
+						values = append(values, plain)
 					}
 				}
 			}
 		}
 	}
-	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
-	return Redactor{values: slices.Compact(values)}
+	return Redactor{}.With(values...)
+}
+
+// With returns a Redactor that hides values too: each as it is and as it
+// reads inside a JSON string, where a server may echo it. Values shorter
+// than minSecretLen are left out.
+func (r Redactor) With(values ...string) Redactor {
+	all := slices.Clone(r.values)
+	for _, v := range values {
+		if len(v) < minSecretLen {
+			continue
+		}
+		all = append(all, v)
+		if quoted, err := json.Marshal(v); err == nil && string(quoted[1:len(quoted)-1]) != v {
+			all = append(all, string(quoted[1:len(quoted)-1]))
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) || len(all[i]) == len(all[j]) && all[i] < all[j] })
+	return Redactor{values: slices.Compact(all)}
 }
 
 // Text returns text with the secrets replaced.
@@ -81,27 +87,30 @@ func (r Redactor) withoutValues(text string) string {
 	return text
 }
 
-// Tap returns a Tap that hands next every frame with the secrets
-// replaced: in stderr lines, transport notes and inbound data that is not
-// JSON-RPC (a server logging to stdout) the secret values and any URL's
-// credentials; in JSON-RPC messages the secret values alone (a server that
-// echoes the token it was sent, in an error or a tool result), so that a
-// message is otherwise recorded as it travelled and stays valid JSON.
-// The frame handed to the client itself is never changed.
+// Tap returns a Tap that hands next every frame redacted (Frame).
 func (r Redactor) Tap(next mcpclient.Tap) mcpclient.Tap {
-	return func(f mcpclient.Frame) {
-		switch {
-		case f.Kind == mcpclient.KindMessage:
-			if r.holdsValue(f.Body) {
-				f.Body = []byte(r.withoutValues(string(f.Body)))
-			}
-		case r.mayChange(f.Body):
-			if redacted := r.Text(string(f.Body)); redacted != string(f.Body) {
-				f.Body = []byte(redacted)
-			}
+	return func(f mcpclient.Frame) { next(r.Frame(f)) }
+}
+
+// Frame returns f with the secrets replaced: in stderr lines, transport
+// notes and inbound data that is not JSON-RPC (a server logging to
+// stdout) the secret values and any URL's credentials; in JSON-RPC
+// messages the secret values alone (a server that echoes the token it was
+// sent, in an error or a tool result), so that a message is otherwise
+// recorded as it travelled and stays valid JSON. f's body is not changed
+// in place: the frame handed to the client itself stays as it is.
+func (r Redactor) Frame(f mcpclient.Frame) mcpclient.Frame {
+	switch {
+	case f.Kind == mcpclient.KindMessage:
+		if r.holdsValue(f.Body) {
+			f.Body = []byte(r.withoutValues(string(f.Body)))
 		}
-		next(f)
+	case r.mayChange(f.Body):
+		if redacted := r.Text(string(f.Body)); redacted != string(f.Body) {
+			f.Body = []byte(redacted)
+		}
 	}
+	return f
 }
 
 // mayChange reports whether Text could change body.

@@ -297,7 +297,7 @@ func (p *Pool) cancelTask(ls *liveSession, t *Task) {
 	defer cancel()
 	got, err := ls.client.CancelTask(ctx, t.TaskID)
 	if err != nil {
-		p.recordNote(ls.session.ID, "tasks/cancel "+t.TaskID+" failed: "+ls.redact.Text(err.Error()))
+		p.recordNote(ls.session.ID, "tasks/cancel "+t.TaskID+" failed: "+ls.redacted(err.Error()))
 		return
 	}
 	if got != nil {
