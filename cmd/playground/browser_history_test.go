@@ -53,8 +53,7 @@ func TestBrowserHistory(t *testing.T) {
 
 	e2eNavigate(p, "open the history page", srv.URL+"/history", `[data-testid="history-form"]`)
 	p.typeInto(`[data-testid="history-q"]`, "58597")
-	p.do("search", "main", chromedp.Click(chromedp.CSS(`[data-testid="history-search"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="history-results"]`)))
+	p.follow("search", `[data-testid="history-search"]`)
 	rows := e2eEval[[]string](p, "read the rows", "main",
 		`Array.from(document.querySelectorAll('[data-testid="history-row"]'), r => r.innerText)`)
 	if len(rows) != 1 || !strings.Contains(rows[0], "tools/call") || !strings.Contains(rows[0], "add") || !strings.Contains(rows[0], "58597") {
@@ -67,8 +66,7 @@ func TestBrowserHistory(t *testing.T) {
 		p.screenshot(shots, "history-search", `[data-testid="history-results"]`)
 	}
 
-	p.do("open the permalink", "main", chromedp.Click(chromedp.CSS(`[data-testid="exchange-link"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="exchange-response"]`)))
+	p.follow("open the permalink", `[data-testid="exchange-link"]`)
 	if req := p.text(`[data-testid="exchange-request"]`); !strings.Contains(req, "31415") || !strings.Contains(req, "27182") {
 		t.Errorf("the request reads %q", req)
 	}
@@ -114,6 +112,20 @@ func TestBrowserHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	replay(demo, "pass")
+
+	// The exchange can be kept as an example from its permalink too.
+	save := `.exchange-save [data-testid="save-to-collection"]`
+	p.do("open Save to collection", save,
+		chromedp.Click(chromedp.CSS(save+` summary`)),
+		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
+	p.typeInto(save+` [data-testid="save-new-collection"]`, "From history")
+	p.typeInto(save+` [data-testid="save-name"]`, "big sum")
+	p.do("save the example", save,
+		chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
+	if got := p.text(save + ` [data-testid="saved-example"]`); !strings.Contains(got, "big sum") || !strings.Contains(got, "From history") {
+		t.Errorf("the saved message reads %q", got)
+	}
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}

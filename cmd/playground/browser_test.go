@@ -674,6 +674,23 @@ func e2eNavigate(p *e2ePage, what, url, sel string) *network.Response {
 	return resp
 }
 
+// follow clicks the link or submit button sel and waits until the page it
+// leads to has loaded; a page that answers with an error status fails the
+// test. Waiting for an element of the new page instead can be satisfied by
+// the old one.
+func (p *e2ePage) follow(what, sel string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	resp, err := chromedp.RunResponse(ctx, e2ePageComplete, chromedp.Click(chromedp.CSS(sel)))
+	if err == nil && resp.Status >= 400 {
+		err = fmt.Errorf("%s answered %d %s", resp.URL, resp.Status, resp.StatusText)
+	}
+	if err != nil {
+		p.t.Fatalf("%s: %v\n%s", what, err, p.dump("main"))
+	}
+}
+
 // e2eHeader returns a response header's value, "" when there is none.
 func e2eHeader(resp *network.Response, name string) string {
 	for k, v := range resp.Headers {
