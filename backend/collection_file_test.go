@@ -3,7 +3,6 @@ package backend_test
 import (
 	"bytes"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 func TestCollectionFileRoundTrip(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	col, err := cols.Create(ctx, "smoke", "checks the basics")
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +91,7 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 func TestCollectionFileBadInput(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	good := `{"format":"mcp-playground-collection","version":1,"name":"n","examples":[
 		{"name":"a","method":"ping","expect":{"result":{}}}]}`
 	f, err := backend.DecodeCollectionFile([]byte(good))

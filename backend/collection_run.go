@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -150,7 +151,12 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (Run, []Ex
 func (s *Collections) execute(ctx context.Context, run Run, examples []Example, vars Variables, progress func(RunResult)) (Run, error) {
 	store := context.WithoutCancel(ctx)
 	for _, ex := range examples {
-		r := s.runExample(ctx, run.SessionID, ex, vars)
+		var r RunResult
+		if ctx.Err() != nil {
+			r = RunResult{ExampleID: ex.ID, ExampleName: ex.Name, Outcome: RunError, Message: "Not run: the run was stopped."}
+		} else {
+			r = s.runExample(ctx, run.SessionID, ex, vars)
+		}
 		r.RunID = run.ID
 		if r.Outcome == RunPass {
 			run.Passed++
@@ -209,6 +215,9 @@ func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Exampl
 	r.Latency, r.ResponseFrameID = res.Latency, res.ResponseFrameID
 	if err != nil {
 		r.Outcome, r.Message = RunError, ErrorMessageOf(err)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			r.Message = "The run was stopped before the answer came."
+		}
 		return r
 	}
 	r.Outcome, r.Message, r.Diff, r.Checks = Judge(ex, res, s.outputSchema(ctx, sessionID, ex.Method, params))

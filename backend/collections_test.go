@@ -3,7 +3,6 @@ package backend_test
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 
 	call := func(params string) int64 {
 		t.Helper()
@@ -111,7 +110,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 func TestCollectionEdits(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	if _, err := cols.Create(ctx, "  ", ""); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("empty name = %v, want EInvalid", err)
 	}
@@ -211,7 +210,7 @@ func TestCollectionVariables(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	col, err := cols.Create(ctx, "vars", "")
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +313,7 @@ func TestJudgeAssertions(t *testing.T) {
 func TestExampleChecksValidate(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "c", "")
 	ex, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
 	if err != nil {
@@ -357,7 +356,7 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, slog.New(slog.DiscardHandler))
+	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "secrets", "")
 	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"token={{token}}"}}`),
@@ -393,5 +392,48 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	}
 	if redacted != 2 {
 		t.Errorf("%d frames show token=[redacted], want the request and its echo", redacted)
+	}
+}
+
+// TestCollectionStart runs a collection in the background: its results are
+// stored as they are judged, and Close ends a run that waits on a server
+// that never answers, storing the rest as errors.
+func TestCollectionStart(t *testing.T) {
+	e := MustEnv(t)
+	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	ctx := testContext(t)
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, testLogger(t))
+	col, _ := cols.Create(ctx, "slow", "")
+	for _, ex := range []backend.Example{
+		{Name: "echo", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`)},
+		{Name: "hang", Params: json.RawMessage(`{"name":"hang"}`), Snapshot: json.RawMessage(`{}`)},
+		{Name: "after", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"y"}}`), Snapshot: json.RawMessage(`{}`)},
+	} {
+		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", backend.SnapshotResult
+		if _, err := e.db.AddExample(ctx, ex); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := cols.Start(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID})
+	if err != nil || !run.Finished.IsZero() || run.Total != 3 {
+		t.Fatalf("Start = %+v, %v; want a run of 3 still going", run, err)
+	}
+	for {
+		_, results, err := cols.GetRun(ctx, col.ID, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) == 1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cols.Close()
+	got, results, err := cols.GetRun(ctx, col.ID, run.ID)
+	if err != nil || got.Finished.IsZero() || got.Passed != 1 || got.Failed != 2 || len(results) != 3 {
+		t.Fatalf("after Close: %+v, %d results, %v; want it finished, 1 passed, 2 errors", got, len(results), err)
+	}
+	if results[1].Outcome != backend.RunError || results[1].Message != "The run was stopped before the answer came." || results[2].Outcome != backend.RunError || results[2].Message != "Not run: the run was stopped." {
+		t.Errorf("the examples cut short = %+v, %+v; want errors", results[1], results[2])
 	}
 }

@@ -167,6 +167,14 @@ func MustEnv(tb testing.TB) *env {
 	return e
 }
 
+// collections returns the collections service over e, closed when the
+// test ends.
+func (e *env) collections(tb testing.TB) *backend.Collections {
+	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, testLogger(tb))
+	tb.Cleanup(cols.Close)
+	return cols
+}
+
 // MustServer registers s and returns its id.
 func (e *env) MustServer(tb testing.TB, s backend.Server) int64 {
 	tb.Helper()
