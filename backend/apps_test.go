@@ -48,7 +48,7 @@ func TestCSPOrigin(t *testing.T) {
 		"https://a.example https://b":     false,
 		"javascript://x":                  false,
 	} {
-		if got := cspOrigin.MatchString(d); got != want {
+		if got := cspOrigin().MatchString(d); got != want {
 			t.Errorf("cspOrigin(%q) = %v, want %v", d, got, want)
 		}
 	}

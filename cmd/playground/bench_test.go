@@ -7,7 +7,10 @@ package main
 //     stdio and over Streamable HTTP: memory per session, and calls per
 //     second through the JSON API across all of them;
 //   - BenchmarkCLI: whole-process time of `playground call` beside the
-//     official MCP Inspector's CLI making the same call to the same server.
+//     official MCP Inspector's CLI making the same call to the same server;
+//   - BenchmarkCLIStartup: the same `playground call` beside a minimal
+//     client on the official Go MCP SDK (testdata/sdkclient), which is
+//     mostly a measure of what runs before main: package initialisation.
 //
 // Each reports its figures with b.ReportMetric and, for `make bench`'s
 // summary table, appends them with their targets to the file named by
@@ -171,31 +174,7 @@ func BenchmarkCLI(b *testing.B) {
 		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"))
 		return cmd
 	}
-	run := func(cmd *exec.Cmd) time.Duration {
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		err := cmd.Run()
-		elapsed := time.Since(start)
-		if err != nil || !strings.Contains(out.String(), `"text": "hi"`) {
-			b.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out.String())
-		}
-		return elapsed
-	}
-	run(ours()) // warm the page cache for both
-	run(theirs())
-	var playground, inspectorTimes []time.Duration
-	for b.Loop() {
-		for i := range cliRuns {
-			if i%2 == 0 {
-				playground = append(playground, run(ours()))
-				inspectorTimes = append(inspectorTimes, run(theirs()))
-			} else {
-				inspectorTimes = append(inspectorTimes, run(theirs()))
-				playground = append(playground, run(ours()))
-			}
-		}
-	}
+	playground, inspectorTimes := benchAlternate(b, ours, theirs, `"text": "hi"`)
 	ourMean, theirMean := mean(playground), mean(inspectorTimes)
 	runs := float64(len(playground))
 	benchfig.Report(b, "playground-ms", benchfig.Figure{Item: 5, Figure: "CLI: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
@@ -203,15 +182,81 @@ func BenchmarkCLI(b *testing.B) {
 	benchfig.Report(b, "ratio", benchfig.Figure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x"})
 }
 
+// BenchmarkCLIStartup times whole processes making one tools/call to the
+// demo server over Streamable HTTP: `playground call`, and a minimal client
+// on the official Go MCP SDK (testdata/sdkclient), alternating them cliRuns
+// times. Both do the same exchanges, so the difference is mostly start-up:
+// the initialisation of every package linked into the binary (see
+// GODEBUG=inittrace=1), which the target keeps within 10%.
+func BenchmarkCLIStartup(b *testing.B) {
+	bin := benchBuildPlayground(b)
+	sdk := benchBuild(b, "./testdata/sdkclient", "sdkclient")
+	url, _ := benchDemoHTTP(b, bin)
+	ours := func() *exec.Cmd {
+		return exec.Command(bin, "call", "--url", url, "tools/call", `{"name":"echo","arguments":{"message":"hi"}}`)
+	}
+	theirs := func() *exec.Cmd {
+		return exec.Command(sdk, url, "echo", `{"message":"hi"}`)
+	}
+	playground, sdkTimes := benchAlternate(b, ours, theirs, `"text": "hi"`)
+	ourMean, theirMean := mean(playground), mean(sdkTimes)
+	runs := float64(len(playground))
+	benchfig.Report(b, "playground-ms", benchfig.Figure{Item: 10, Figure: "startup: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
+	benchfig.Report(b, "sdkclient-ms", benchfig.Figure{Item: 10, Figure: "startup: minimal Go SDK client, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
+	benchfig.Report(b, "ratio", benchfig.Figure{Item: 10, Figure: "startup: playground call/Go SDK client time", Value: float64(ourMean) / float64(theirMean), Unit: "x",
+		Cmp: "<=", Target: 1.1, Note: fmt.Sprintf("%.1f ms vs %.1f ms", ms(ourMean), ms(theirMean))})
+}
+
+// benchAlternate runs the commands that ours and theirs make, after one
+// warm-up run of each (the page cache), cliRuns times per b.Loop
+// iteration, alternating which goes first, and returns their wall-clock
+// times. Each run must succeed and print want.
+func benchAlternate(b *testing.B, ours, theirs func() *exec.Cmd, want string) (oursTimes, theirTimes []time.Duration) {
+	b.Helper()
+	run := func(cmd *exec.Cmd) time.Duration {
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		elapsed := time.Since(start)
+		if err != nil || !strings.Contains(out.String(), want) {
+			b.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out.String())
+		}
+		return elapsed
+	}
+	run(ours())
+	run(theirs())
+	for b.Loop() {
+		for i := range cliRuns {
+			if i%2 == 0 {
+				oursTimes = append(oursTimes, run(ours()))
+				theirTimes = append(theirTimes, run(theirs()))
+			} else {
+				theirTimes = append(theirTimes, run(theirs()))
+				oursTimes = append(oursTimes, run(ours()))
+			}
+		}
+	}
+	return oursTimes, theirTimes
+}
+
 // benchBuildPlayground builds this package into a temporary directory.
 func benchBuildPlayground(b *testing.B) string {
 	b.Helper()
-	bin := filepath.Join(b.TempDir(), "playground")
-	// sqlite_fts5: history search needs FTS5 (see the Makefile).
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	return benchBuild(b, ".", "playground")
+}
+
+// benchBuild builds the main package pkg (relative to this package) into
+// a temporary directory as the executable name, the way the Makefile
+// builds the product: cgo on, and the sqlite_fts5 tag that history
+// search's full-text index needs.
+func benchBuild(b *testing.B, pkg, name string) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), name)
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, pkg)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
+		b.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }
