@@ -405,6 +405,9 @@ func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backen
 		return nil, usageError("run: the server: %s", describeError(err))
 	}
 	sess, err := pool.Connect(ctx, serverID)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("run: stopped while connecting: %w", context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, usageError("run: %s", describeError(err))
 	}

@@ -130,9 +130,9 @@ func (r reportResult) print(w io.Writer) {
 	if mark == "" {
 		mark = "!"
 	}
-	line := fmt.Sprintf("%s %s  %s", mark, r.Name, roundDuration(r.latency))
-	if r.latency == 0 {
-		line = fmt.Sprintf("%s %s", mark, r.Name)
+	line := mark + " " + r.Name
+	if d := roundDuration(r.latency); d > 0 {
+		line += "  " + d.String()
 	}
 	if r.Message != "" {
 		line += "  " + r.Message
