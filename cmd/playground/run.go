@@ -175,6 +175,9 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	if len(file.Examples) == 0 {
+		return usageError("run: %s has no examples to run", cfg.File)
+	}
 	if cfg.FailOnDrift && file.Interface == nil {
 		return usageError("run: --fail-on-drift: %s has no interface baseline; export it again with the server's interface", cfg.File)
 	}
@@ -191,16 +194,15 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	human := stdout
+	fr := fileRun{file: file, server: srv, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr}
 	if cfg.JSON {
-		human = stderr
+		fr.out = stderr
 	}
-	rep, err := runCollectionFile(ctx, file, srv, cfg.Env, vars, cfg.FailOnDrift, human, stderr)
+	rep, err := fr.run(ctx)
 	if err != nil {
 		return err
 	}
-	rep.Server = label
-	rep.printSummary(human)
+	rep.printSummary(fr.out)
 	if cfg.JUnit != "" {
 		if err := writeJUnitFile(cfg.JUnit, rep); err != nil {
 			return fmt.Errorf("run: --junit: %w", err)
@@ -362,15 +364,25 @@ func dashboardServer(ctx context.Context, path, name string) (backend.Server, er
 	return backend.Server{}, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
 }
 
-// runCollectionFile runs the file's examples on srv with the dashboard's
-// own machinery, in a temporary database removed before it returns:
-// it registers srv, connects, imports the file, runs it with the
-// environment env (none when "") and vars, printing each result to
-// human as it comes, and with checkDrift compares the server's interface
-// with the file's baseline. The server's log lines go to logw. A server
-// that cannot be registered or reached is a usage error.
-func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backend.Server, env string, vars map[string]string,
-	checkDrift bool, human, logw io.Writer) (*runReport, error) {
+// fileRun is one run of a collection file's examples on one server.
+type fileRun struct {
+	file       backend.CollectionFile
+	server     backend.Server
+	label      string            // names the server for people
+	env        string            // the file's environment to run with; "" for none
+	vars       map[string]string // more values, over the environment's
+	checkDrift bool              // compare the server's interface with the file's baseline
+	out        io.Writer         // progress lines
+	log        io.Writer         // the playground's warnings
+}
+
+// run runs the file's examples with the dashboard's own machinery, in a
+// temporary database removed before it returns: it registers the
+// server, connects, imports the file and runs it, printing each result
+// as it comes; with checkDrift it then compares the interface the server
+// offered when it connected with the file's baseline. A server that
+// cannot be registered or reached is a usage error.
+func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	dir, err := os.MkdirTemp("", "playground-run-")
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
@@ -381,7 +393,7 @@ func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backen
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	defer db.Close()
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	hub := backend.NewHub(0)
 	rec, err := backend.NewRecorder(ctx, db, hub, log)
 	if err != nil {
@@ -392,7 +404,7 @@ func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backen
 	// request: each fails at once.
 	inbox := backend.NewInbox(hub, 0)
 	var opts []backend.PoolOption
-	if checkDrift {
+	if fr.checkDrift {
 		opts = append(opts, backend.WithRevisions(db))
 	}
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
@@ -400,7 +412,7 @@ func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backen
 	cols := backend.NewCollections(db, db, db, pool, log)
 	defer cols.Close()
 
-	serverID, err := backend.NewRegistry(db, db, pool).Create(ctx, srv)
+	serverID, err := backend.NewRegistry(db, db, pool).Create(ctx, fr.server)
 	if err != nil {
 		return nil, usageError("run: the server: %s", describeError(err))
 	}
@@ -411,35 +423,35 @@ func runCollectionFile(ctx context.Context, f backend.CollectionFile, srv backen
 	if err != nil {
 		return nil, usageError("run: %s", describeError(err))
 	}
-	col, err := cols.Import(ctx, f)
+	col, err := cols.Import(ctx, fr.file)
 	if err != nil {
 		return nil, usageError("run: %s", describeError(err))
 	}
-	req := backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, Vars: vars}
-	if env != "" {
+	req := backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, Vars: fr.vars}
+	if fr.env != "" {
 		envs, err := cols.Environments(ctx, col.ID)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
-		i := slices.IndexFunc(envs, func(e backend.Environment) bool { return e.Name == env })
+		i := slices.IndexFunc(envs, func(e backend.Environment) bool { return e.Name == fr.env })
 		req.EnvironmentID = envs[i].ID // runVars checked that it exists
 	}
 
-	rep := &runReport{Collection: f.Name, Environment: env, Results: []reportResult{}}
-	rep.printStart(human, len(f.Examples))
+	rep := &runReport{Collection: fr.file.Name, Server: fr.label, Environment: fr.env, Results: []reportResult{}}
+	rep.printStart(fr.out, len(fr.file.Examples))
 	start := time.Now()
 	if _, err := cols.Run(ctx, req, func(r backend.RunResult) {
 		rep.add(r)
-		rep.Results[len(rep.Results)-1].print(human)
+		rep.Results[len(rep.Results)-1].print(fr.out)
 	}); err != nil {
 		return nil, fmt.Errorf("run: %s", describeError(err))
 	}
-	rep.Duration = time.Since(start)
-	if checkDrift {
-		if err := rep.checkDrift(ctx, pool, db, sess, *f.Interface); err != nil {
+	rep.setDuration(time.Since(start))
+	if fr.checkDrift {
+		if err := rep.checkDrift(ctx, pool, db, sess, *fr.file.Interface); err != nil {
 			return nil, err
 		}
-		rep.printDrift(human)
+		rep.printDrift(fr.out)
 	}
 	return rep, nil
 }

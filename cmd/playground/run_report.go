@@ -82,6 +82,11 @@ func (rep *runReport) add(r backend.RunResult) {
 		LatencyMS: float64(r.Latency.Microseconds()) / 1000, Diff: r.Diff, Checks: r.Checks, latency: r.Latency})
 }
 
+// setDuration sets how long the examples took.
+func (rep *runReport) setDuration(d time.Duration) {
+	rep.Duration, rep.DurationMS = d, float64(d.Microseconds())/1000
+}
+
 // ok reports whether every example passed and nothing drifted.
 func (rep *runReport) ok() bool {
 	return rep.Failed+rep.Errors == 0 && len(rep.Drift) == 0
@@ -115,7 +120,7 @@ func (rep *runReport) printStart(w io.Writer, examples int) {
 	if rep.Environment != "" {
 		env = fmt.Sprintf(" with environment %q", rep.Environment)
 	}
-	fmt.Fprintf(w, "Running %q (%d examples)%s\n", rep.Collection, examples, env)
+	fmt.Fprintf(w, "Running %q (%d examples) on %s%s\n", rep.Collection, examples, rep.Server, env)
 }
 
 func (rep *runReport) printSummary(w io.Writer) {
@@ -227,7 +232,6 @@ func driftLines(drift []driftKind) []string {
 
 // writeJSON prints the report as indented JSON.
 func (rep *runReport) writeJSON(w io.Writer) error {
-	rep.DurationMS = float64(rep.Duration.Microseconds()) / 1000
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -456,7 +456,7 @@ func TestRunEverything(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit %d, want 0", r.code)
 		}
-		for _, want := range []string{`Running "Everything smoke" (3 examples) with environment "ci"`, "✓ echo", "✓ get-sum", "✓ get-env",
+		for _, want := range []string{`Running "Everything smoke" (3 examples) on ` + node, `server-everything/dist/index.js stdio with environment "ci"`, "✓ echo", "✓ get-sum", "✓ get-env",
 			"✓ interface: as in the file's baseline", "3 passed, 0 failed, 0 errors in "} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("stdout lacks %q", want)
@@ -676,6 +676,8 @@ func TestRunEverything(t *testing.T) {
 		future := filepath.Join(dir, "future.json")
 		noBaseline := file
 		noBaseline.Interface = nil
+		noExamples := file
+		noExamples.Examples = []backend.FileExample{}
 		os.WriteFile(notJSON, []byte("{\n  \"format\": oops\n}"), 0o644)
 		os.WriteFile(future, []byte(`{"format":"mcp-playground-collection","version":99,"name":"x","examples":[]}`), 0o644)
 		tests := []struct {
@@ -689,6 +691,7 @@ func TestRunEverything(t *testing.T) {
 			{"missing file", nil, []string{filepath.Join(dir, "absent.json"), "--stdio", stdio}, []string{"absent.json: no such file"}},
 			{"unknown environment", []string{secret}, []string{path, "--stdio", stdio, "--env", "nope"}, []string{`--env "nope"`, `it has "ci"`}},
 			{"secret without value", nil, []string{path, "--stdio", stdio, "--env", "ci"}, []string{"TOKEN", "--var TOKEN=VALUE", "PLAYGROUND_VAR_TOKEN"}},
+			{"no examples", nil, []string{writeCollectionFile(t, noExamples), "--stdio", stdio}, []string{"has no examples to run"}},
 			{"no baseline", []string{secret}, []string{writeCollectionFile(t, noBaseline), "--stdio", stdio, "--fail-on-drift"}, []string{"no interface baseline"}},
 			{"server that does not start", nil, []string{path, "--stdio", filepath.Join(dir, "no-such-server")}, []string{"no-such-server"}},
 			{"usage", nil, []string{path}, []string{"give exactly one of --server, --url, --sse and --stdio"}},

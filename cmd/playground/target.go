@@ -24,7 +24,7 @@ type target struct {
 // run` name a server: --url, --sse, --stdio, --era and --header.
 type targetFlags struct {
 	url, sse, stdio, era string
-	headers             headerFlag
+	headers              headerFlag
 }
 
 // register adds the flags to fs.
