@@ -447,28 +447,28 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 		return nil, fmt.Errorf("run: %s", describeError(err))
 	}
 	rep.setDuration(time.Since(start))
-	if fr.checkDrift {
-		if err := rep.checkDrift(ctx, pool, db, sess, *fr.file.Interface); err != nil {
-			return nil, err
-		}
+	if fr.checkDrift && ctx.Err() == nil {
+		rep.checkDrift(ctx, pool, db, sess, *fr.file.Interface)
 		rep.printDrift(fr.out)
 	}
 	return rep, nil
 }
 
 // checkDrift compares the interface the session's server offered when
-// it connected with baseline.
-func (rep *runReport) checkDrift(ctx context.Context, pool *backend.Pool, revs backend.RevisionStore, sess backend.Session, baseline backend.InterfaceListing) error {
+// it connected with baseline; when that interface cannot be had, the
+// report says why (DriftError).
+func (rep *runReport) checkDrift(ctx context.Context, pool *backend.Pool, revs backend.RevisionStore, sess backend.Session, baseline backend.InterfaceListing) {
+	rep.DriftChecked = true
 	if err := pool.AwaitRevision(ctx, sess.ID); err != nil {
-		return fmt.Errorf("run: --fail-on-drift: listing the server's interface: %s", describeError(err))
+		rep.DriftError = "The server's interface could not be listed: " + describeError(err)
+		return
 	}
 	latest, err := revs.Revisions(ctx, sess.ServerID, 0, 1)
 	if err != nil || len(latest) == 0 {
-		return fmt.Errorf("run: --fail-on-drift: the server's interface was not kept: %v", err)
+		rep.DriftError = fmt.Sprintf("The server's interface was not kept: %v", err)
+		return
 	}
-	rep.DriftChecked = true
 	rep.Drift = driftReport(backend.DiffListings(baseline, latest[0].Listing))
-	return nil
 }
 
 // describeError is err's message for people: an *Error's safe message

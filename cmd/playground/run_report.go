@@ -29,6 +29,8 @@ type runReport struct {
 	// Drift is what changed from the file's baseline to the server's
 	// interface, by kind; empty when nothing did or when not checked.
 	Drift []driftKind `json:"drift,omitempty"`
+	// DriftError says why drift could not be checked; "" when it was.
+	DriftError string `json:"driftError,omitempty"`
 }
 
 // reportResult is how one example fared.
@@ -89,7 +91,7 @@ func (rep *runReport) setDuration(d time.Duration) {
 
 // ok reports whether every example passed and nothing drifted.
 func (rep *runReport) ok() bool {
-	return rep.Failed+rep.Errors == 0 && len(rep.Drift) == 0
+	return rep.Failed+rep.Errors == 0 && len(rep.Drift) == 0 && rep.DriftError == ""
 }
 
 // verdict is the summary: "3 passed, 1 failed, 0 errors in 1.2s", and
@@ -111,6 +113,9 @@ func (rep *runReport) failure() string {
 	}
 	if len(rep.Drift) > 0 {
 		why = append(why, "the interface drifted")
+	}
+	if rep.DriftError != "" {
+		why = append(why, "the interface could not be compared")
 	}
 	return strings.Join(why, "; ")
 }
@@ -198,6 +203,10 @@ func roundDuration(d time.Duration) time.Duration {
 // printDrift writes what changed in the server's interface since the
 // file's baseline, or that nothing did.
 func (rep *runReport) printDrift(w io.Writer) {
+	if rep.DriftError != "" {
+		fmt.Fprintln(w, "! interface: "+rep.DriftError)
+		return
+	}
 	if len(rep.Drift) == 0 {
 		fmt.Fprintln(w, "✓ interface: as in the file's baseline")
 		return
@@ -291,7 +300,11 @@ func (rep *runReport) junit() ([]byte, error) {
 	}
 	if rep.DriftChecked {
 		c := junitCase{Name: driftCaseName, Classname: rep.Collection, Time: seconds(0)}
-		if len(rep.Drift) > 0 {
+		switch {
+		case rep.DriftError != "":
+			suite.Errors++
+			c.Error = &junitProblem{Message: rep.DriftError, Type: "error"}
+		case len(rep.Drift) > 0:
 			suite.Failures++
 			c.Failure = &junitProblem{Message: "The server's interface differs from the file's baseline.", Type: "fail",
 				Text: strings.Join(driftLines(rep.Drift), "\n")}

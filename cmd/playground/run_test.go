@@ -203,7 +203,7 @@ func TestRunReportJUnit(t *testing.T) {
 			{Assertion: backend.Assertion{Kind: backend.AssertExists, Path: "$.content"}, Passed: true},
 			{Assertion: backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^5$"}, Message: `$.content[0].text is "<6>"`},
 		}})
-	rep.add(backend.RunResult{ExampleName: "slow", Outcome: backend.RunError, Message: "No answer within 60s."})
+	rep.add(backend.RunResult{ExampleName: "slow", Outcome: backend.RunError, Message: "No answer within 60s.\x07"})
 	rep.DriftChecked = true
 	rep.Drift = driftReport([]backend.KindDiff{{Kind: backend.KindTools, Added: []string{"get-env"}, Removed: []string{"old"},
 		Changed: []backend.ItemChange{{Name: "echo", Changes: []jsondiff.Change{{Path: "/description"}}}}}})
@@ -244,7 +244,7 @@ func TestRunReportJUnit(t *testing.T) {
 	if fail.Failure.Text != wantText {
 		t.Errorf("failure text\n%q, want\n%q", fail.Failure.Text, wantText)
 	}
-	if c := s.Cases[2]; c.Error == nil || c.Failure != nil || c.Error.Message != "No answer within 60s." {
+	if c := s.Cases[2]; c.Error == nil || c.Failure != nil || c.Error.Message != "No answer within 60s.\uFFFD" {
 		t.Errorf("error case: %+v", c)
 	}
 	drift := s.Cases[3]
@@ -253,6 +253,20 @@ func TestRunReportJUnit(t *testing.T) {
 		t.Errorf("drift case: %+v", drift.Failure)
 	}
 
+	t.Run("interface not listed is an error", func(t *testing.T) {
+		rep := &runReport{Collection: "c", DriftChecked: true, DriftError: "The server's interface could not be listed: timeout."}
+		body, err := rep.junit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := decodeJUnit(t, body).Suites[0]
+		if s.Tests != 1 || s.Errors != 1 || s.Cases[0].Error == nil || s.Cases[0].Error.Message != rep.DriftError {
+			t.Errorf("suite %+v", s)
+		}
+		if rep.ok() || rep.failure() != "the interface could not be compared" {
+			t.Errorf("ok %t, failure %q", rep.ok(), rep.failure())
+		}
+	})
 	t.Run("no drift passes", func(t *testing.T) {
 		rep := &runReport{Collection: "c", DriftChecked: true}
 		body, err := rep.junit()
