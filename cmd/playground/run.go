@@ -180,6 +180,8 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	redact := outputRedactor(srv, secretValues(file, cfg.Env, vars))
+	stdout, stderr = redactingWriter{stdout, redact}, redactingWriter{stderr, redact}
 	if cfg.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
@@ -195,7 +197,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	rep.printSummary(fr.out)
 	if cfg.JUnit != "" {
-		if err := writeJUnitFile(cfg.JUnit, rep); err != nil {
+		if err := writeJUnitFile(cfg.JUnit, rep, redact); err != nil {
 			return fmt.Errorf("run: --junit: %w", err)
 		}
 	}

@@ -271,6 +271,30 @@ func TestRunEverything(t *testing.T) {
 		}
 	})
 
+	t.Run("secrets hidden", func(t *testing.T) {
+		// echo sends the secret back, where "hello" is expected.
+		const token = "s3cr3t-t0ken-value"
+		echoToken := file
+		echoToken.Interface = nil
+		echoToken.Examples = []backend.FileExample{file.Examples[0]}
+		echoToken.Examples[0].Params = json.RawMessage(`{"name":"echo","arguments":{"message":"{{TOKEN}}"}}`)
+		path := writeCollectionFile(t, echoToken)
+		junit := filepath.Join(t.TempDir(), "junit.xml")
+		r := runPlayground(t, bin, []string{"PLAYGROUND_VAR_TOKEN=" + token}, path, "--stdio", stdio, "--env", "ci", "--json", "--junit", junit)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1", r.code)
+		}
+		report := string(must(os.ReadFile(junit)))
+		for name, text := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "JUnit report": report} {
+			if strings.Contains(text, token) {
+				t.Errorf("the %s shows the secret", name)
+			}
+			if !strings.Contains(text, backend.RedactedValue) {
+				t.Errorf("the %s does not show the answer, redacted", name)
+			}
+		}
+	})
+
 	t.Run("drift", func(t *testing.T) {
 		drifted := file
 		listing := *file.Interface

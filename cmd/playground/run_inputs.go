@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -145,4 +146,51 @@ func dashboardServer(ctx context.Context, path, name string) (backend.Server, er
 		return backend.Server{}, usageError("run: --server %q: %s registers no servers", name, path)
 	}
 	return backend.Server{}, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
+}
+
+// secretValues returns the values that vars gives the secrets of the
+// file's environment env.
+func secretValues(f backend.CollectionFile, env string, vars map[string]string) []string {
+	var out []string
+	for _, e := range f.Environments {
+		if e.Name != env {
+			continue
+		}
+		for _, v := range e.Values {
+			if v.Secret && vars[v.Name] != "" {
+				out = append(out, vars[v.Name])
+			}
+		}
+	}
+	return out
+}
+
+// outputRedactor hides what a run prints and reports of the server's
+// secrets (backend.NewRedactor) and of the secret values it runs with:
+// a server may echo them in its answers, and the output of a run lands
+// in CI logs.
+func outputRedactor(srv backend.Server, secrets []string) backend.Redactor {
+	env := maps.Clone(srv.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	for i, v := range secrets {
+		env[fmt.Sprintf("PLAYGROUND_RUN_SECRET_%d", i)] = v // a secret by name
+	}
+	srv.Env = env
+	return backend.NewRedactor(srv)
+}
+
+// redactingWriter writes through to w with r's secrets hidden. Each
+// Write is redacted whole: a secret split across two writes is not seen.
+type redactingWriter struct {
+	w io.Writer
+	r backend.Redactor
+}
+
+func (rw redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(rw.w, rw.r.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -46,12 +46,13 @@ const driftCaseName = "interface drift"
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-// junit returns the report as JUnit XML.
-func (rep *runReport) junit() ([]byte, error) {
+// junit returns the report as JUnit XML, with redact's secrets hidden in
+// the messages and texts of failures and errors.
+func (rep *runReport) junit(redact backend.Redactor) ([]byte, error) {
 	suite := junitSuite{Name: rep.Collection, Time: seconds(rep.Duration), Failures: rep.Failed, Errors: rep.Errors}
 	for _, r := range rep.Results {
 		c := junitCase{Name: r.Name, Classname: rep.Collection, Time: seconds(r.latency)}
-		problem := &junitProblem{Message: r.Message, Type: string(r.Outcome), Text: strings.Join(r.details(), "\n")}
+		problem := &junitProblem{Message: redact.Text(r.Message), Type: string(r.Outcome), Text: redact.Text(strings.Join(r.details(), "\n"))}
 		switch r.Outcome {
 		case backend.RunPass:
 		case backend.RunFail:
@@ -66,7 +67,7 @@ func (rep *runReport) junit() ([]byte, error) {
 		switch {
 		case rep.DriftError != "":
 			suite.Errors++
-			c.Error = &junitProblem{Message: rep.DriftError, Type: "error"}
+			c.Error = &junitProblem{Message: redact.Text(rep.DriftError), Type: "error"}
 		case len(rep.Drift) > 0:
 			suite.Failures++
 			c.Failure = &junitProblem{Message: "The server's interface differs from the file's baseline.", Type: "fail",
@@ -82,9 +83,10 @@ func (rep *runReport) junit() ([]byte, error) {
 	return append(append([]byte(xml.Header), body...), '\n'), nil
 }
 
-// writeJUnitFile writes the report as JUnit XML to the file at path.
-func writeJUnitFile(path string, rep *runReport) error {
-	body, err := rep.junit()
+// writeJUnitFile writes the report as JUnit XML to the file at path,
+// with redact's secrets hidden.
+func writeJUnitFile(path string, rep *runReport, redact backend.Redactor) error {
+	body, err := rep.junit(redact)
 	if err != nil {
 		return err
 	}

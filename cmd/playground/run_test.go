@@ -199,7 +199,7 @@ func TestRunReportJUnit(t *testing.T) {
 	rep.Drift = driftReport([]backend.KindDiff{{Kind: backend.KindTools, Added: []string{"get-env"}, Removed: []string{"old"},
 		Changed: []backend.ItemChange{{Name: "echo", Changes: []jsondiff.Change{{Path: "/description"}}}}}})
 
-	body, err := rep.junit()
+	body, err := rep.junit(backend.Redactor{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestRunReportJUnit(t *testing.T) {
 
 	t.Run("interface not listed is an error", func(t *testing.T) {
 		rep := &runReport{Collection: "c", DriftChecked: true, DriftError: "The server's interface could not be listed: timeout."}
-		body, err := rep.junit()
+		body, err := rep.junit(backend.Redactor{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func TestRunReportJUnit(t *testing.T) {
 	})
 	t.Run("no drift passes", func(t *testing.T) {
 		rep := &runReport{Collection: "c", DriftChecked: true}
-		body, err := rep.junit()
+		body, err := rep.junit(backend.Redactor{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,7 +286,7 @@ func TestRunReportLines(t *testing.T) {
 		"✗ b  1ms  differs\n" +
 		"    /x: (absent) → " + strings.Repeat("1", 199) + "…\n" +
 		"! c  Not sent: no value for token.\n" +
-		"1 passed, 1 failed, 1 errors in 1.234s\n"
+		"1 passed, 1 failed, 1 error in 1.234s\n"
 	if out.String() != want {
 		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
 	}
