@@ -294,3 +294,21 @@ func TestRunReportLines(t *testing.T) {
 		t.Errorf("ok %t, failure %q", rep.ok(), rep.failure())
 	}
 }
+
+func TestRunOutputRedactor(t *testing.T) {
+	f := backend.CollectionFile{Environments: []backend.FileEnvironment{{Name: "ci", Values: []backend.FileEnvValue{
+		{Name: "user", Value: "alice-the-user"}, {Name: "pw", Secret: true}}}}}
+	vars := map[string]string{"user": "alice-the-user", "pw": `p"ssw0rd-value`}
+	secrets := secretValues(f, "ci", vars)
+	if !slices.Equal(secrets, []string{`p"ssw0rd-value`}) {
+		t.Fatalf("secrets = %q", secrets)
+	}
+	srv := backend.Server{Transport: backend.TransportHTTP, URL: "http://h/mcp", Headers: map[string]string{"Authorization": "Bearer header-t0ken"}}
+	var out bytes.Buffer
+	w := redactingWriter{&out, outputRedactor(srv, secrets)}
+	io.WriteString(w, `/x: "p\"ssw0rd-value" → "Bearer header-t0ken" by alice-the-user`+"\n")
+	want := `/x: "[redacted]" → "[redacted]" by alice-the-user` + "\n"
+	if out.String() != want {
+		t.Errorf("wrote %q, want %q", out.String(), want)
+	}
+}
