@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -33,33 +32,11 @@ Flags:
 
 // callConfig is what `playground call` was asked to do.
 type callConfig struct {
-	URL     string   // Streamable HTTP endpoint
-	SSE     string   // deprecated HTTP+SSE event-stream URL
-	Command []string // stdio server command line, split
-	Era     mcpclient.Era
-	Header  http.Header
+	target
 	Timeout time.Duration // 0: the method's default timeout
 	Trace   bool
 	Method  string
 	Params  json.RawMessage // nil when none was given
-}
-
-// headerFlag collects repeated --header K:V flags.
-type headerFlag struct{ h http.Header }
-
-func (f *headerFlag) String() string { return "" }
-
-func (f *headerFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, ":")
-	k = strings.TrimSpace(k)
-	if !ok || k == "" {
-		return fmt.Errorf("want NAME:VALUE, got %q", s)
-	}
-	if f.h == nil {
-		f.h = make(http.Header)
-	}
-	f.h.Add(k, strings.TrimSpace(v))
-	return nil
 }
 
 // parseCallConfig reads the flags and arguments of `playground call`.
@@ -71,41 +48,20 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 		fs.PrintDefaults()
 	}
 	var cfg callConfig
-	var stdio, era string
-	var headers headerFlag
-	fs.StringVar(&cfg.URL, "url", "", "Streamable HTTP endpoint of the server, such as http://127.0.0.1:3001/mcp")
-	fs.StringVar(&cfg.SSE, "sse", "", "event-stream URL of a server on the deprecated HTTP+SSE transport")
-	fs.StringVar(&stdio, "stdio", "", "command line that starts a stdio server; split like a shell splits words (quotes, backslashes), but no shell runs it")
-	fs.StringVar(&era, "era", "", "protocol era: legacy, modern or auto (default legacy)")
-	fs.Var(&headers, "header", "`NAME:VALUE` header sent with every HTTP request; repeatable")
+	var tf targetFlags
+	tf.register(fs)
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up after this long, connecting included (default: the method's own timeout)")
 	fs.BoolVar(&cfg.Trace, "trace", false, "print every frame (time, direction, kind, HTTP details, body) to stderr")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
-	cfg.Header = headers.h
-	targets := 0
-	for _, s := range []string{cfg.URL, cfg.SSE, stdio} {
-		if s != "" {
-			targets++
-		}
-	}
-	if targets != 1 {
+	if tf.given() != 1 {
 		fs.Usage()
 		return cfg, errors.New("call: give exactly one of --url, --sse and --stdio")
 	}
-	if stdio != "" {
-		words, err := backend.SplitCommand(stdio)
-		if err != nil {
-			return cfg, fmt.Errorf("call: --stdio: %w", err)
-		}
-		cfg.Command = words
-	}
-	switch mcpclient.Era(era) {
-	case "", mcpclient.EraLegacy, mcpclient.EraModern, mcpclient.EraAuto:
-		cfg.Era = mcpclient.Era(era)
-	default:
-		return cfg, fmt.Errorf("call: --era %q: want legacy, modern or auto", era)
+	var err error
+	if cfg.target, err = tf.target("call"); err != nil {
+		return cfg, err
 	}
 	rest := fs.Args()
 	if len(rest) < 1 || len(rest) > 2 || rest[0] == "" {

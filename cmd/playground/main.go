@@ -18,7 +18,7 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "playground:", err)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
 }
 
@@ -30,6 +30,7 @@ Commands:
   conformance-client URL
                 the client the official MCP conformance suite runs
   call          send one request to an MCP server and print the result
+  run FILE      run a collection file's examples on an MCP server (for CI)
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -51,6 +52,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runConformanceClient(ctx, args, os.Getenv, stderr)
 	case "call":
 		return runCall(ctx, args, stdout, stderr)
+	case "run":
+		return runRun(ctx, args, os.Getenv, stdout, stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// fileRun is one run of a collection file's examples on one server.
+type fileRun struct {
+	file       backend.CollectionFile
+	server     backend.Server
+	label      string            // names the server for people
+	env        string            // the file's environment to run with; "" for none
+	vars       map[string]string // more values, over the environment's
+	checkDrift bool              // compare the server's interface with the file's baseline
+	out        io.Writer         // progress lines
+	log        io.Writer         // the playground's warnings
+}
+
+// run runs the file's examples with the dashboard's own machinery, in a
+// temporary database removed before it returns: it registers the
+// server, connects, imports the file and runs it, printing each result
+// as it comes; with checkDrift it then compares the interface the server
+// offered when it connected with the file's baseline. A server that
+// cannot be registered or reached is a usage error.
+func (fr fileRun) run(ctx context.Context) (*runReport, error) {
+	dir, err := os.MkdirTemp("", "playground-run-")
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, filepath.Join(dir, "run.db"))
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	defer db.Close()
+	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	hub := backend.NewHub(0)
+	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	defer rec.Close()
+	// Nobody is there to answer a server's elicitation or sampling
+	// request: each fails at once.
+	inbox := backend.NewInbox(hub, 0)
+	var opts []backend.PoolOption
+	if fr.checkDrift {
+		opts = append(opts, backend.WithRevisions(db))
+	}
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
+	defer pool.Close()
+	cols := backend.NewCollections(db, db, db, pool, log)
+	defer cols.Close()
+
+	serverID, err := backend.NewRegistry(db, db, pool).Create(ctx, fr.server)
+	if err != nil {
+		return nil, usageError("run: the server: %s", describeError(err))
+	}
+	sess, err := pool.Connect(ctx, serverID)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("run: stopped while connecting: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		return nil, usageError("run: %s", describeError(err))
+	}
+	col, err := cols.Import(ctx, fr.file)
+	if err != nil {
+		return nil, usageError("run: %s", describeError(err))
+	}
+	req := backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, Vars: fr.vars}
+	if fr.env != "" {
+		envs, err := cols.Environments(ctx, col.ID)
+		if err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		i := slices.IndexFunc(envs, func(e backend.Environment) bool { return e.Name == fr.env })
+		req.EnvironmentID = envs[i].ID // runVars checked that it exists
+	}
+
+	rep := &runReport{Collection: fr.file.Name, Server: fr.label, Environment: fr.env, Results: []reportResult{}}
+	rep.printStart(fr.out, len(fr.file.Examples))
+	start := time.Now()
+	if _, err := cols.Run(ctx, req, func(r backend.RunResult) {
+		rep.add(r)
+		rep.Results[len(rep.Results)-1].print(fr.out)
+	}); err != nil {
+		return nil, fmt.Errorf("run: %s", describeError(err))
+	}
+	rep.setDuration(time.Since(start))
+	if fr.checkDrift && ctx.Err() == nil {
+		rep.checkDrift(ctx, pool, db, sess, *fr.file.Interface)
+		rep.printDrift(fr.out)
+	}
+	return rep, nil
+}
+
+// checkDrift compares the interface the session's server offered when
+// it connected with baseline; when that interface cannot be had, the
+// report says why (DriftError).
+func (rep *runReport) checkDrift(ctx context.Context, pool *backend.Pool, revs backend.RevisionStore, sess backend.Session, baseline backend.InterfaceListing) {
+	rep.DriftChecked = true
+	if err := pool.AwaitRevision(ctx, sess.ID); err != nil {
+		rep.DriftError = "The server's interface could not be listed: " + describeError(err)
+		return
+	}
+	latest, err := revs.Revisions(ctx, sess.ServerID, 0, 1)
+	if err != nil || len(latest) == 0 {
+		rep.DriftError = fmt.Sprintf("The server's interface was not kept: %v", err)
+		return
+	}
+	rep.Drift = driftReport(backend.DiffListings(baseline, latest[0].Listing))
+}
+
+// describeError is err's message for people: an *Error's safe message
+// and field messages, or err's own text.
+func describeError(err error) string {
+	var e *backend.Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	msg := e.Message
+	for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+		if e.Fields[k] != e.Message {
+			msg += " " + e.Fields[k]
+		}
+	}
+	return msg
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+)
+
+// readCollectionFile reads and decodes the collection file at path; what
+// is wrong is a usage error that says so for people.
+func readCollectionFile(path string) (backend.CollectionFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return backend.CollectionFile{}, usageError("run: %w", err)
+	}
+	f, err := backend.DecodeCollectionFile(data)
+	if err != nil {
+		return backend.CollectionFile{}, usageError("run: %s: %s", path, backend.ErrorMessageOf(err))
+	}
+	return f, nil
+}
+
+// runVars returns the variables given on top of the environment named env
+// (none when env is ""): every --var, and each secret of the environment
+// from --var or else from PLAYGROUND_VAR_<NAME>. An unknown environment
+// and a secret without a value are usage errors.
+func runVars(f backend.CollectionFile, env string, given map[string]string, getenv func(string) string) (map[string]string, error) {
+	vars := maps.Clone(given)
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	if env == "" {
+		return vars, nil
+	}
+	i := slices.IndexFunc(f.Environments, func(e backend.FileEnvironment) bool { return e.Name == env })
+	if i < 0 {
+		if len(f.Environments) == 0 {
+			return nil, usageError("run: --env %q: the file has no environments", env)
+		}
+		names := make([]string, len(f.Environments))
+		for j, e := range f.Environments {
+			names[j] = fmt.Sprintf("%q", e.Name)
+		}
+		return nil, usageError("run: --env %q: the file has no such environment; it has %s", env, strings.Join(names, ", "))
+	}
+	var missing []string
+	for _, v := range f.Environments[i].Values {
+		if !v.Secret {
+			continue
+		}
+		if _, ok := vars[v.Name]; ok {
+			continue
+		}
+		if value := getenv("PLAYGROUND_VAR_" + v.Name); value != "" {
+			vars[v.Name] = value
+			continue
+		}
+		missing = append(missing, v.Name)
+	}
+	if len(missing) > 0 {
+		var how []string
+		for _, name := range missing {
+			how = append(how, fmt.Sprintf("--var %s=VALUE or PLAYGROUND_VAR_%s", name, name))
+		}
+		return nil, usageError("run: environment %q needs the secret value of %s, which the file does not hold: give %s",
+			env, strings.Join(missing, ", "), strings.Join(how, "; "))
+	}
+	return vars, nil
+}
+
+// runServerName is the name under which a server named by --url, --sse
+// or --stdio is registered in the run's temporary database.
+const runServerName = "playground run"
+
+// resolveServer returns the server to run on and a label that names it in the
+// reports: read from the dashboard database for --server, else built
+// from the target flags.
+func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string, error) {
+	if cfg.Server == "" {
+		t := cfg.target
+		srv := backend.Server{Name: runServerName, Era: backend.Era(t.Era)}
+		label := ""
+		switch {
+		case t.URL != "" || t.SSE != "":
+			srv.Transport, srv.URL, label = backend.TransportHTTP, t.URL, backend.RedactURL(t.URL)
+			if t.SSE != "" {
+				srv.Transport, srv.URL, label = backend.TransportSSE, t.SSE, backend.RedactURL(t.SSE)
+			}
+			srv.Headers = map[string]string{}
+			for name, values := range t.Header {
+				srv.Headers[name] = strings.Join(values, ", ")
+			}
+		default:
+			srv.Transport, srv.Command, srv.Args = backend.TransportStdio, t.Command[0], t.Command[1:]
+			label = strings.Join(t.Command, " ")
+		}
+		return srv, label, nil
+	}
+	srv, err := dashboardServer(ctx, cfg.DB, cfg.Server)
+	if err != nil {
+		return srv, "", err
+	}
+	if cfg.Era != "" {
+		srv.Era = backend.Era(cfg.Era)
+	}
+	for name, values := range cfg.Header {
+		if srv.Headers == nil {
+			srv.Headers = map[string]string{}
+		}
+		srv.Headers[name] = strings.Join(values, ", ")
+	}
+	return srv, srv.Name, nil
+}
+
+// dashboardServer reads the server called name, with its secrets, from
+// the dashboard database at path, which must exist.
+func dashboardServer(ctx context.Context, path, name string) (backend.Server, error) {
+	if _, err := os.Stat(path); err != nil {
+		return backend.Server{}, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return backend.Server{}, usageError("run: --server %q: %w", name, err)
+	}
+	defer db.Close()
+	servers, err := db.ListServers(ctx)
+	if err != nil {
+		return backend.Server{}, usageError("run: --server %q: %w", name, err)
+	}
+	names := make([]string, 0, len(servers))
+	for _, s := range servers {
+		if s.Name == name {
+			s.ID = 0
+			return s, nil
+		}
+		names = append(names, fmt.Sprintf("%q", s.Name))
+	}
+	if len(names) == 0 {
+		return backend.Server{}, usageError("run: --server %q: %s registers no servers", name, path)
+	}
+	return backend.Server{}, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
+}
+
+// secretValues returns the values that vars gives the secrets of the
+// file's environment env.
+func secretValues(f backend.CollectionFile, env string, vars map[string]string) []string {
+	var out []string
+	for _, e := range f.Environments {
+		if e.Name != env {
+			continue
+		}
+		for _, v := range e.Values {
+			if v.Secret && vars[v.Name] != "" {
+				out = append(out, vars[v.Name])
+			}
+		}
+	}
+	return out
+}
+
+// outputRedactor hides what a run prints and reports of the server's
+// secrets (backend.NewRedactor) and of the secret values it runs with:
+// a server may echo them in its answers, and the output of a run lands
+// in CI logs.
+func outputRedactor(srv backend.Server, secrets []string) backend.Redactor {
+	env := maps.Clone(srv.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	for i, v := range secrets {
+		env[fmt.Sprintf("PLAYGROUND_RUN_SECRET_%d", i)] = v // a secret by name
+	}
+	srv.Env = env
+	return backend.NewRedactor(srv)
+}
+
+// redactingWriter writes through to w with r's secrets hidden. Each
+// Write is redacted whole: a secret split across two writes is not seen.
+type redactingWriter struct {
+	w io.Writer
+	r backend.Redactor
+}
+
+func (rw redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(rw.w, rw.r.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
