@@ -61,6 +61,9 @@ type RunStore interface {
 	GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error)
 	// ListRuns returns the collection's newest runs, newest first.
 	ListRuns(ctx context.Context, collectionID int64, limit int) ([]Run, error)
+	// ListRunsBefore returns at most limit runs older than the run before
+	// (the newest when before is 0), newest first.
+	ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]Run, error)
 }
 
 // RunRequest says what to run, where and with which values.

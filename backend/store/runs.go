@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
@@ -132,9 +133,26 @@ func (d *DB) ListRuns(ctx context.Context, collectionID int64, limit int) ([]bac
 	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? ORDER BY id DESC LIMIT ?`, collectionID, limit); err != nil {
 		return nil, fmt.Errorf("store: runs of collection %d: %w", collectionID, err)
 	}
+	return runsOf(rows), nil
+}
+
+// ListRunsBefore implements backend.RunStore.
+func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]backend.Run, error) {
+	if before <= 0 {
+		before = math.MaxInt64
+	}
+	var rows []runRow
+	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+		collectionID, before, limit); err != nil {
+		return nil, fmt.Errorf("store: runs of collection %d before %d: %w", collectionID, before, err)
+	}
+	return runsOf(rows), nil
+}
+
+func runsOf(rows []runRow) []backend.Run {
 	out := make([]backend.Run, len(rows))
 	for i, r := range rows {
 		out[i] = r.run()
 	}
-	return out, nil
+	return out
 }
