@@ -254,3 +254,79 @@ func TestEnvironments(t *testing.T) {
 		t.Error("the deleted environment is still listed")
 	}
 }
+
+var (
+	collectionsNextRe = regexp.MustCompile(`href="(/collections\?after=[^"]+)" data-testid="collections-next"`)
+	examplesNextRe    = regexp.MustCompile(`href="([^"]+)" data-testid="examples-next"`)
+	runsOlderRe       = regexp.MustCompile(`href="([^"]+)" data-testid="runs-older"`)
+)
+
+// TestCollectionListingsPage: the collections list, a collection's
+// examples and its runs page; the pages' links lead on and back, and an
+// edit posted from a later page of examples comes back to it.
+func TestCollectionListingsPage(t *testing.T) {
+	names := make([]string, 51)
+	for i := range names {
+		names[i] = fmt.Sprintf("ex%02d", i)
+	}
+	f, ex := mustCollection(t, names[:1]...)
+	for i := 1; i <= 50; i++ {
+		if r := f.post(t, "/collections", url.Values{"name": {fmt.Sprintf("col%02d", i)}}); r.Status != http.StatusSeeOther {
+			t.Fatalf("create: %d", r.Status)
+		}
+	}
+	r := f.d.get(t, "/collections")
+	m := collectionsNextRe.FindStringSubmatch(r.Body)
+	if n := strings.Count(r.Body, `data-testid="collection-row"`); n != 50 || m == nil || strings.Contains(r.Body, `data-testid="collections-first"`) {
+		t.Fatalf("the first page lists %d collections, next link %v", n, m)
+	}
+	r = f.d.get(t, strings.ReplaceAll(m[1], "&amp;", "&"))
+	if n := strings.Count(r.Body, `data-testid="collection-row"`); n != 1 || !strings.Contains(r.Body, ">web<") ||
+		!strings.Contains(r.Body, `data-testid="collections-first"`) || strings.Contains(r.Body, `data-testid="collections-next"`) {
+		t.Errorf("the second page lists %d collections:\n%s", n, r.Body)
+	}
+
+	// 51 examples: copy the first one's call 50 times.
+	for i := 1; i < 51; i++ {
+		r := f.d.htmxPost(t, fmt.Sprintf("/sessions/%d/console", f.session), f.token, url.Values{
+			"mode": {"request"}, "method": {"tools/call"}, "params": {`{"name":"echo","arguments":{"text":"hi"}}`}})
+		frame := saveFrameRe.FindStringSubmatch(r.Body)[1]
+		colID := strings.TrimPrefix(f.colPath, "/collections/")
+		if r := f.d.htmxPost(t, "/collections/save", f.token, url.Values{"frame": {frame}, "collection": {colID}, "name": {names[i]}}); !strings.Contains(r.Body, "saved-example") {
+			t.Fatalf("save: %s", r.Body)
+		}
+	}
+	for range 21 {
+		exID := ex[0][strings.LastIndex(ex[0], "/")+1:]
+		r := f.post(t, f.colPath+"/run", url.Values{"session": {fmt.Sprint(f.session)}, "example": {exID}})
+		f.d.finishedReport(t, r.Header.Get("Location"))
+	}
+	page := f.d.get(t, f.colPath).Body
+	em, rm := examplesNextRe.FindStringSubmatch(page), runsOlderRe.FindStringSubmatch(page)
+	if n := strings.Count(page, `data-testid="example"`); n != 50 || em == nil || strings.Contains(page, `data-example-name="ex50"`) {
+		t.Fatalf("the first page shows %d examples, next link %v", n, em)
+	}
+	if n := strings.Count(page, `data-testid="run-row"`); n != 20 || rm == nil {
+		t.Fatalf("the first page shows %d runs, older link %v", n, rm)
+	}
+	page = f.d.get(t, strings.ReplaceAll(em[1], "&amp;", "&")).Body
+	if n := strings.Count(page, `data-testid="example"`); n != 1 || !strings.Contains(page, `data-example-name="ex50"`) || !strings.Contains(page, `data-testid="examples-first"`) {
+		t.Errorf("the second page of examples shows %d", n)
+	}
+	last := exampleRe.FindStringSubmatch(page)
+	after := strings.TrimPrefix(strings.ReplaceAll(em[1], "&amp;", "&"), f.colPath+"?examples_after=")
+	if !strings.Contains(page, `name="examples_after" value="`+after+`"`) {
+		t.Fatalf("the example's forms do not carry the page (%s)", after)
+	}
+	r = f.post(t, f.colPath+"/examples/"+last[1], url.Values{"compare": {"on"}, "params": {`{"name":"echo"}`}, "examples_after": {after}})
+	if loc := r.Header.Get("Location"); r.Status != http.StatusSeeOther || loc != f.colPath+"?examples_after="+after {
+		t.Errorf("an edit on the second page goes back to %d %q", r.Status, loc)
+	}
+	page = f.d.get(t, strings.ReplaceAll(rm[1], "&amp;", "&")).Body
+	if n := strings.Count(page, `data-testid="run-row"`); n != 1 || !strings.Contains(page, `data-testid="runs-newest"`) {
+		t.Errorf("the older runs page shows %d runs", n)
+	}
+	if r := f.d.get(t, f.colPath+"?runs_before=x"); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("a bad page parameter: %d, want 422", r.Status)
+	}
+}
