@@ -57,7 +57,8 @@ type RunStore interface {
 	// FinishRun records a run's end and its counts.
 	FinishRun(ctx context.Context, r Run) error
 	// GetRun returns a run of the collection with its results in order.
-	// A run still going has the results judged so far, its counts at 0.
+	// A run still going has the results judged so far, and counts of
+	// them (see Run.Done).
 	GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error)
 	// ListRuns returns the collection's newest runs, newest first.
 	ListRuns(ctx context.Context, collectionID int64, limit int) ([]Run, error)

@@ -93,3 +93,35 @@ func TestCollectionListingsPage(t *testing.T) {
 		t.Errorf("runs paged: %v, want %v", got, runIDs)
 	}
 }
+
+// TestRunningRunCounts: a run still going counts the results stored so
+// far; once finished, the counts it was finished with.
+func TestRunningRunCounts(t *testing.T) {
+	d := MustOpenPath(t, filepath.Join(t.TempDir(), "playground.db"))
+	ctx := testContext(t)
+	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, Started: time.Now(), Total: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []backend.RunOutcome{backend.RunPass, backend.RunFail} {
+		if err := d.AddRunResult(ctx, backend.RunResult{RunID: run.ID, ExampleName: "x", Outcome: o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := d.GetRun(ctx, col.ID, run.ID)
+	if err != nil || got.Passed != 1 || got.Failed != 1 || got.Done() != 2 || !got.Finished.IsZero() {
+		t.Fatalf("a running run reads %+v, %v", got, err)
+	}
+	run.Finished, run.Passed, run.Failed = time.Now(), 2, 1
+	if err := d.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	list, err := d.ListRunsBefore(ctx, col.ID, 0, 10)
+	if err != nil || len(list) != 1 || list[0].Passed != 2 || list[0].Failed != 1 {
+		t.Fatalf("the finished run reads %+v, %v", list, err)
+	}
+}

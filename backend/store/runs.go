@@ -34,7 +34,12 @@ func (r runRow) run() backend.Run {
 	return run
 }
 
-const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at, passed, failed, total, environment
+// runColumns reads a run; while it goes (finished_at NULL) its counts
+// are those of the results stored so far.
+const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at,
+	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome = 'pass') ELSE passed END AS passed,
+	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome <> 'pass') ELSE failed END AS failed,
+	total, environment
 	FROM collection_runs`
 
 // CreateRun implements backend.RunStore.
