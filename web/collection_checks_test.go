@@ -237,6 +237,10 @@ func TestEnvironments(t *testing.T) {
 	if strings.Contains(report, secret) {
 		t.Error("the run's report shows the secret")
 	}
+	if r := f.post(t, envs, url.Values{"name": {"staging"}}); r.Status != http.StatusConflict && r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.Body, `data-testid="error-name"`) {
+		t.Errorf("a second environment named staging: %d, want the error at its name", r.Status)
+	}
 	if page := f.d.get(t, f.colPath).Body; strings.Contains(page, secret) || !strings.Contains(page, "<td>staging</td>") {
 		t.Errorf("the collection page shows the secret, or its runs table no environment")
 	}
