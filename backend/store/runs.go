@@ -132,15 +132,6 @@ func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run
 	return r.run(), results, nil
 }
 
-// ListRuns implements backend.RunStore.
-func (d *DB) ListRuns(ctx context.Context, collectionID int64, limit int) ([]backend.Run, error) {
-	var rows []runRow
-	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? ORDER BY id DESC LIMIT ?`, collectionID, limit); err != nil {
-		return nil, fmt.Errorf("store: runs of collection %d: %w", collectionID, err)
-	}
-	return runsOf(rows), nil
-}
-
 // ListRunsBefore implements backend.RunStore.
 func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]backend.Run, error) {
 	if before <= 0 {
