@@ -107,6 +107,21 @@ func TestExampleAssertionsAndCaptures(t *testing.T) {
 		})
 	}
 
+	checks := url.Values{"compare": {"on"}, "a_kind": {"exists"}, "a_path": {"$.content"}}
+	if r := f.d.postForm(t, ex[0], checks); r.Status != http.StatusForbidden {
+		t.Errorf("an edit without the CSRF token: %d, want 403", r.Status)
+	}
+	checks.Set("_csrf", f.token)
+	foreign := f.d.newRequest(t, http.MethodPost, ex[0], strings.NewReader(checks.Encode()))
+	foreign.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	foreign.Header.Set("Origin", "http://evil.example")
+	if r := f.d.do(t, foreign); r.Status != http.StatusForbidden {
+		t.Errorf("an edit from another origin: %d, want 403", r.Status)
+	}
+	if strings.Contains(f.d.get(t, f.colPath).Body, `data-testid="example-assertion"`) {
+		t.Fatal("a refused edit added an assertion")
+	}
+
 	r := f.post(t, ex[0], url.Values{"compare": {"on"}, "params": {`{"name":"echo","arguments":{"text":"hi"}}`},
 		"a_kind": {"equals", "latency", ""}, "a_path": {"$.content[0].text", "", ""}, "a_value": {`"echo: hi"`, "", ""},
 		"a_pattern": {"", "", ""}, "a_maxms": {"", "60000", ""},
