@@ -58,10 +58,12 @@ type RunStore interface {
 	// FinishRun records a run's end and its counts.
 	FinishRun(ctx context.Context, r Run) error
 	// GetRun returns a run of the collection with its results in order.
-	// A run still going has the results judged so far, its counts at 0.
+	// A run still going has the results judged so far, and counts of
+	// them (see Run.Done).
 	GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error)
-	// ListRuns returns the collection's newest runs, newest first.
-	ListRuns(ctx context.Context, collectionID int64, limit int) ([]Run, error)
+	// ListRunsBefore returns at most limit runs older than the run before
+	// (the newest when before is 0), newest first.
+	ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]Run, error)
 }
 
 // RunRequest says what to run, where and with which values.
@@ -177,11 +179,6 @@ func (s *Collections) execute(ctx context.Context, run Run, examples []Example, 
 // GetRun returns a run of the collection with its results.
 func (s *Collections) GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error) {
 	return s.store.GetRun(ctx, collectionID, runID)
-}
-
-// Runs returns the collection's newest runs (at most limit), newest first.
-func (s *Collections) Runs(ctx context.Context, collectionID int64, limit int) ([]Run, error) {
-	return s.store.ListRuns(ctx, collectionID, limit)
 }
 
 // Replay sends the request that the stored response frame answered again,

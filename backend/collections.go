@@ -67,6 +67,9 @@ type Example struct {
 type CollectionStore interface {
 	CreateCollection(ctx context.Context, c Collection) (Collection, error)
 	ListCollections(ctx context.Context) ([]Collection, error)
+	// ListCollectionsPage returns at most limit collections named after
+	// after, by name.
+	ListCollectionsPage(ctx context.Context, after string, limit int) ([]Collection, error)
 	GetCollection(ctx context.Context, id int64) (Collection, error)
 	// CollectionByName returns the collection named name, false when none is.
 	CollectionByName(ctx context.Context, name string) (Collection, bool, error)
@@ -81,6 +84,9 @@ type CollectionStore interface {
 	// collection's last example.
 	AddExample(ctx context.Context, e Example) (Example, error)
 	ListExamples(ctx context.Context, collectionID int64) ([]Example, error)
+	// ListExamplesPage returns at most limit examples placed after
+	// afterPosition, in order.
+	ListExamplesPage(ctx context.Context, collectionID int64, afterPosition, limit int) ([]Example, error)
 	GetExample(ctx context.Context, collectionID, id int64) (Example, error)
 	// UpdateExample changes the description, params and volatile paths of
 	// e, found by e.CollectionID and e.ID.

@@ -88,9 +88,9 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil); err != nil || run.Passed != 1 || run.Failed != 0 {
 		t.Errorf("run of one example with a volatile path = %+v, %v; want 1 passed", run, err)
 	}
-	runs, err := cols.Runs(ctx, col.ID, 10)
-	if err != nil || len(runs) != 3 || runs[0].ID != run.ID {
-		t.Errorf("Runs = %+v, %v; want 3, newest first", runs, err)
+	runs, err := cols.RunsPage(ctx, col.ID, 0, 10)
+	if err != nil || len(runs.Items) != 3 || runs.Items[0].ID != run.ID || runs.More {
+		t.Errorf("RunsPage = %+v, %v; want 3, newest first", runs, err)
 	}
 
 	// With the session gone, the example errors rather than fails.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,20 +13,26 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-// recentRuns is how many runs a collection's page lists.
-const recentRuns = 20
+// Page sizes of the collection listings.
+const (
+	CollectionsPageSize = 50 // collections on /collections
+	ExamplesPageSize    = 50 // examples on a collection's page
+	RunsPageSize        = 20 // runs on a collection's page
+)
 
-// listCollections shows every collection and the form that makes one.
+// listCollections shows a page of the collections, by name (?after= names
+// the last one of the page before), and the form that makes one.
 func (s *Server) listCollections(c echo.Context) error {
 	return s.renderCollections(c, http.StatusOK, views.CollectionForm{})
 }
 
 func (s *Server) renderCollections(c echo.Context, status int, form views.CollectionForm) error {
-	list, err := s.deps.Collections.List(c.Request().Context())
+	after := c.QueryParam("after")
+	list, err := s.deps.Collections.ListPage(c.Request().Context(), after, CollectionsPageSize)
 	if err != nil {
 		return err
 	}
-	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, form))
+	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, after, form))
 }
 
 // createCollection makes a collection and shows it; a refused name shows
@@ -53,23 +60,47 @@ func (s *Server) showCollection(c echo.Context) error {
 }
 
 // renderCollection renders the collection's page after adjust has set what
-// a refused form needs to show.
+// a refused form needs to show. The query or form values examples_after
+// and runs_before pick the pages of examples and runs.
 func (s *Server) renderCollection(c echo.Context, status int, id int64, adjust func(*views.CollectionPageData)) error {
 	ctx := c.Request().Context()
-	col, examples, err := s.deps.Collections.Get(ctx, id)
+	examplesAfter, err := formInt(c, "examples_after")
 	if err != nil {
 		return err
 	}
-	runs, err := s.deps.Collections.Runs(ctx, id, recentRuns)
+	runsBefore, err := formID(c, "runs_before")
+	if err != nil {
+		return err
+	}
+	col, err := s.deps.Collections.Collection(ctx, id)
 	if err != nil {
 		return err
 	}
 	d := views.CollectionPageData{
-		Collection: col, Examples: examples, Runs: runs, Sessions: s.deps.Pool.LiveSessions(),
+		Collection: col, ExamplesAfter: int(examplesAfter), RunsBefore: runsBefore, Sessions: s.deps.Pool.LiveSessions(),
 		Rename: views.CollectionForm{Name: col.Name, Description: col.Description},
+	}
+	if d.Examples, err = s.deps.Collections.ExamplesPage(ctx, id, d.ExamplesAfter, ExamplesPageSize); err != nil {
+		return err
+	}
+	if d.Runs, err = s.deps.Collections.RunsPage(ctx, id, runsBefore, RunsPageSize); err != nil {
+		return err
+	}
+	if d.Environments, err = s.deps.Collections.Environments(ctx, id); err != nil {
+		return err
 	}
 	adjust(&d)
 	return render(c, status, views.CollectionPage(page(c, col.Name), d))
+}
+
+// backToCollection redirects to the collection's page of examples the
+// form was posted from.
+func backToCollection(c echo.Context, id int64) error {
+	after, err := formInt(c, "examples_after")
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, views.CollectionPageURL(id, int(after), 0))
 }
 
 // renameCollection changes a collection's name and description.
@@ -110,24 +141,27 @@ func exampleParams(c echo.Context) (collectionID, exampleID int64, err error) {
 	return collectionID, exampleID, err
 }
 
-// updateExample saves an example's description, params and volatile
-// paths; a refused edit shows the page with the example's form as typed.
+// updateExample saves an example's description, params, volatile paths,
+// assertions and captures (see exampleEditOf); a refused edit shows the
+// page with the example's form as typed.
 func (s *Server) updateExample(c echo.Context) error {
 	colID, exID, err := exampleParams(c)
 	if err != nil {
 		return err
 	}
-	edit := backend.ExampleEdit{Description: c.FormValue("description"), Params: c.FormValue("params"), Volatile: c.FormValue("volatile")}
-	err = s.deps.Collections.UpdateExample(c.Request().Context(), colID, exID, edit)
+	form, edit, err := exampleEditOf(c)
+	if err == nil {
+		err = s.deps.Collections.UpdateExample(c.Request().Context(), colID, exID, edit)
+	}
 	if fields := fieldsOf(err); fields != nil {
 		return s.renderCollection(c, http.StatusUnprocessableEntity, colID, func(d *views.CollectionPageData) {
-			d.EditID, d.EditErrors, d.EditValues = exID, fields, edit
+			d.EditID, d.EditErrors, d.EditValues = exID, fields, form
 		})
 	}
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/collections/"+itoa(colID))
+	return backToCollection(c, colID)
 }
 
 func (s *Server) moveExample(c echo.Context) error {
@@ -142,7 +176,7 @@ func (s *Server) moveExample(c echo.Context) error {
 	if err := s.deps.Collections.MoveExample(c.Request().Context(), colID, exID, dir == "up"); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/collections/"+itoa(colID))
+	return backToCollection(c, colID)
 }
 
 func (s *Server) deleteExample(c echo.Context) error {
@@ -153,12 +187,13 @@ func (s *Server) deleteExample(c echo.Context) error {
 	if err := s.deps.Collections.DeleteExample(c.Request().Context(), colID, exID); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/collections/"+itoa(colID))
+	return backToCollection(c, colID)
 }
 
-// runCollection runs the collection (or the one example the form names)
-// on the chosen live session, then shows the run's report. A run that
-// cannot start shows the collection's page with the reason.
+// runCollection starts a run of the collection (or of the one example the
+// form names) on the chosen live session with the chosen environment, and
+// shows the run's report, which follows it as it goes. A run that cannot
+// start shows the collection's page with the reason.
 func (s *Server) runCollection(c echo.Context) error {
 	colID, err := idParam(c)
 	if err != nil {
@@ -170,7 +205,7 @@ func (s *Server) runCollection(c echo.Context) error {
 	var run backend.Run
 	if err = errors.Join(err1, err2, err3); err == nil {
 		req := backend.RunRequest{CollectionID: colID, SessionID: sessionID, ExampleID: exampleID, EnvironmentID: envID}
-		run, err = s.deps.Collections.Run(c.Request().Context(), req, nil)
+		run, err = s.deps.Collections.Start(c.Request().Context(), req)
 	}
 	if err != nil && run.ID == 0 && backend.ErrorCodeOf(err) != backend.EInternal {
 		return s.renderCollection(c, http.StatusUnprocessableEntity, colID, func(d *views.CollectionPageData) { d.RunError = messageOf(err) })
@@ -194,26 +229,52 @@ func formID(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
+// formInt parses the form value name as a whole number that fits an int
+// (0 when empty).
+func formInt(c echo.Context, name string) (int64, error) {
+	n, err := formID(c, name)
+	if err == nil && n > math.MaxInt32 {
+		return 0, backend.Errorf(backend.EInvalid, "The %s is not valid.", name)
+	}
+	return n, err
+}
+
 // showRun shows a run's report.
 func (s *Server) showRun(c echo.Context) error {
-	colID, err := idParam(c)
+	col, run, results, err := s.loadRun(c)
 	if err != nil {
 		return err
 	}
-	runID, err := pathID(c, "run")
+	return render(c, http.StatusOK, views.RunPage(page(c, "Run "+itoa(run.ID)+" of "+col.Name), col, run, results))
+}
+
+// runReport is the report fragment of a run that the run's page polls
+// while the run goes on.
+func (s *Server) runReport(c echo.Context) error {
+	col, run, results, err := s.loadRun(c)
 	if err != nil {
 		return err
+	}
+	return render(c, http.StatusOK, views.RunReport(col, run, results))
+}
+
+// loadRun reads the run that the :id and :run path parameters name.
+func (s *Server) loadRun(c echo.Context) (backend.Collection, backend.Run, []backend.RunResult, error) {
+	colID, err := idParam(c)
+	if err != nil {
+		return backend.Collection{}, backend.Run{}, nil, err
+	}
+	runID, err := pathID(c, "run")
+	if err != nil {
+		return backend.Collection{}, backend.Run{}, nil, err
 	}
 	ctx := c.Request().Context()
 	col, err := s.deps.Collections.Collection(ctx, colID)
 	if err != nil {
-		return err
+		return backend.Collection{}, backend.Run{}, nil, err
 	}
 	run, results, err := s.deps.Collections.GetRun(ctx, colID, runID)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.RunPage(page(c, "Run "+itoa(runID)+" of "+col.Name), col, run, results))
+	return col, run, results, err
 }
 
 // saveExampleForm is the Save to collection form of the call whose stored

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 var (
@@ -66,19 +67,19 @@ func TestCollectionPages(t *testing.T) {
 		if r.Status != http.StatusSeeOther || !strings.HasPrefix(loc, colPath+"/runs/") {
 			t.Fatalf("run: %d %q\n%s", r.Status, loc, r.Body)
 		}
-		r = d.get(t, loc)
-		if !strings.Contains(r.Body, wantSummary) {
-			t.Fatalf("run report lacks %q:\n%s", wantSummary, r.Body)
+		body := d.finishedReport(t, loc)
+		if !strings.Contains(body, wantSummary) {
+			t.Fatalf("run report lacks %q:\n%s", wantSummary, body)
 		}
-		return r.Body
+		return body
 	}
 	run("1 passed, 0 failed")
 
-	r = d.postForm(t, examplePath, url.Values{"_csrf": {token}, "params": {`{"name":"echo","arguments":{"text":"bye"}}`}, "volatile": {"no-slash"}})
+	r = d.postForm(t, examplePath, url.Values{"_csrf": {token}, "compare": {"on"}, "params": {`{"name":"echo","arguments":{"text":"bye"}}`}, "volatile": {"no-slash"}})
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="error-volatile"`) || !strings.Contains(r.Body, "no-slash") {
 		t.Errorf("a bad volatile path: %d\n%s", r.Status, r.Body)
 	}
-	if r := d.postForm(t, examplePath, url.Values{"_csrf": {token}, "params": {`{"name":"echo","arguments":{"text":"bye"}}`}}); r.Status != http.StatusSeeOther {
+	if r := d.postForm(t, examplePath, url.Values{"_csrf": {token}, "compare": {"on"}, "params": {`{"name":"echo","arguments":{"text":"bye"}}`}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("edit params: %d\n%s", r.Status, r.Body)
 	}
 	report := run("0 passed, 1 failed")
@@ -121,5 +122,37 @@ func TestSaveRefusesANonResponse(t *testing.T) {
 	}
 	if r := d.get(t, "/collections"); !strings.Contains(r.Body, `data-testid="no-collections"`) {
 		t.Errorf("a refused save made a collection")
+	}
+}
+
+var runPollRe = regexp.MustCompile(`hx-get="(/collections/\d+/runs/\d+/report)"[^>]*hx-trigger="every 500ms"|hx-trigger="every 500ms"[^>]*hx-get="(/collections/\d+/runs/\d+/report)"`)
+
+// finishedReport loads the run page at path and follows its polling, as
+// the page's htmx does, until the report of the finished run comes. It
+// fails unless the report polls while the run goes and stops once done.
+func (d *dashboard) finishedReport(t *testing.T, path string) string {
+	t.Helper()
+	r := d.get(t, path)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d\n%s", path, r.Status, r.Body)
+		}
+		m := runPollRe.FindStringSubmatch(r.Body)
+		if m == nil {
+			if !strings.Contains(r.Body, `data-testid="run-summary"`) || strings.Contains(r.Body, `data-testid="run-progress"`) {
+				t.Fatalf("a report without polling is not a finished one:\n%s", r.Body)
+			}
+			return r.Body
+		}
+		if !strings.Contains(r.Body, `data-testid="run-progress"`) {
+			t.Fatalf("a polling report shows no progress:\n%s", r.Body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not finish:\n%s", r.Body)
+		}
+		time.Sleep(20 * time.Millisecond)
+		path = m[1] + m[2]
+		r = d.htmxGet(t, path)
 	}
 }

@@ -65,6 +65,19 @@ func (d *DB) ListCollections(ctx context.Context) ([]backend.Collection, error) 
 	return out, nil
 }
 
+// ListCollectionsPage implements backend.CollectionStore.
+func (d *DB) ListCollectionsPage(ctx context.Context, after string, limit int) ([]backend.Collection, error) {
+	var rows []collectionRow
+	if err := d.db.SelectContext(ctx, &rows, collectionColumns+` WHERE c.name > ? ORDER BY c.name LIMIT ?`, after, limit); err != nil {
+		return nil, fmt.Errorf("store: list collections after %q: %w", after, err)
+	}
+	out := make([]backend.Collection, len(rows))
+	for i, r := range rows {
+		out[i] = r.collection()
+	}
+	return out, nil
+}
+
 // GetCollection implements backend.CollectionStore.
 func (d *DB) GetCollection(ctx context.Context, id int64) (backend.Collection, error) {
 	var r collectionRow
@@ -256,6 +269,20 @@ func (d *DB) ListExamples(ctx context.Context, collectionID int64) ([]backend.Ex
 	if err := d.db.SelectContext(ctx, &rows, exampleColumns+` WHERE collection_id = ? ORDER BY position, id`, collectionID); err != nil {
 		return nil, fmt.Errorf("store: list examples of collection %d: %w", collectionID, err)
 	}
+	return examplesOf(rows)
+}
+
+// ListExamplesPage implements backend.CollectionStore.
+func (d *DB) ListExamplesPage(ctx context.Context, collectionID int64, afterPosition, limit int) ([]backend.Example, error) {
+	var rows []exampleRow
+	if err := d.db.SelectContext(ctx, &rows, exampleColumns+` WHERE collection_id = ? AND position > ? ORDER BY position, id LIMIT ?`,
+		collectionID, afterPosition, limit); err != nil {
+		return nil, fmt.Errorf("store: list examples of collection %d: %w", collectionID, err)
+	}
+	return examplesOf(rows)
+}
+
+func examplesOf(rows []exampleRow) ([]backend.Example, error) {
 	out := make([]backend.Example, len(rows))
 	for i, r := range rows {
 		e, err := r.example()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
@@ -33,7 +34,12 @@ func (r runRow) run() backend.Run {
 	return run
 }
 
-const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at, passed, failed, total, environment
+// runColumns reads a run; while it goes (finished_at NULL) its counts
+// are those of the results stored so far.
+const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at,
+	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome = 'pass') ELSE passed END AS passed,
+	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome <> 'pass') ELSE failed END AS failed,
+	total, environment
 	FROM collection_runs`
 
 // CreateRun implements backend.RunStore.
@@ -126,15 +132,23 @@ func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run
 	return r.run(), results, nil
 }
 
-// ListRuns implements backend.RunStore.
-func (d *DB) ListRuns(ctx context.Context, collectionID int64, limit int) ([]backend.Run, error) {
-	var rows []runRow
-	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? ORDER BY id DESC LIMIT ?`, collectionID, limit); err != nil {
-		return nil, fmt.Errorf("store: runs of collection %d: %w", collectionID, err)
+// ListRunsBefore implements backend.RunStore.
+func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]backend.Run, error) {
+	if before <= 0 {
+		before = math.MaxInt64
 	}
+	var rows []runRow
+	if err := d.db.SelectContext(ctx, &rows, runColumns+` WHERE collection_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+		collectionID, before, limit); err != nil {
+		return nil, fmt.Errorf("store: runs of collection %d before %d: %w", collectionID, before, err)
+	}
+	return runsOf(rows), nil
+}
+
+func runsOf(rows []runRow) []backend.Run {
 	out := make([]backend.Run, len(rows))
 	for i, r := range rows {
 		out[i] = r.run()
 	}
-	return out, nil
+	return out
 }

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// TestCollectionListingsPage walks collections (by name), examples (by
+// position) and runs (newest first) a page at a time: every item comes
+// once, in order, and a page after the last one is empty.
+func TestCollectionListingsPage(t *testing.T) {
+	d := MustOpenPath(t, filepath.Join(t.TempDir(), "playground.db"))
+	ctx := testContext(t)
+	var col backend.Collection
+	for _, name := range []string{"c", "a", "e", "b", "d"} {
+		c, err := d.CreateCollection(ctx, backend.Collection{Name: name, Created: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		col = c
+	}
+	var names []string
+	for after := ""; ; {
+		page, err := d.ListCollectionsPage(ctx, after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, c := range page {
+			names = append(names, c.Name)
+		}
+		after = page[len(page)-1].Name
+	}
+	if got := fmt.Sprint(names); got != "[a b c d e]" {
+		t.Errorf("collections paged: %s", got)
+	}
+
+	var runIDs []int64
+	for i := range 5 {
+		if _, err := d.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: fmt.Sprint("ex", i), Method: "ping",
+			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, Started: time.Now(), Total: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runIDs = append([]int64{r.ID}, runIDs...)
+	}
+	if err := d.MoveExample(ctx, col.ID, 5, true); err != nil { // ex4 before ex3
+		t.Fatal(err)
+	}
+	var exNames []string
+	for after := 0; ; {
+		page, err := d.ListExamplesPage(ctx, col.ID, after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, e := range page {
+			exNames = append(exNames, e.Name)
+		}
+		after = page[len(page)-1].Position
+	}
+	if got := fmt.Sprint(exNames); got != "[ex0 ex1 ex2 ex4 ex3]" {
+		t.Errorf("examples paged: %s", got)
+	}
+
+	var got []int64
+	for before := int64(0); ; {
+		page, err := d.ListRunsBefore(ctx, col.ID, before, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			got = append(got, r.ID)
+		}
+		before = page[len(page)-1].ID
+	}
+	if fmt.Sprint(got) != fmt.Sprint(runIDs) {
+		t.Errorf("runs paged: %v, want %v", got, runIDs)
+	}
+}
+
+// TestRunningRunCounts: a run still going counts the results stored so
+// far; once finished, the counts it was finished with.
+func TestRunningRunCounts(t *testing.T) {
+	d := MustOpenPath(t, filepath.Join(t.TempDir(), "playground.db"))
+	ctx := testContext(t)
+	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, Started: time.Now(), Total: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []backend.RunOutcome{backend.RunPass, backend.RunFail} {
+		if err := d.AddRunResult(ctx, backend.RunResult{RunID: run.ID, ExampleName: "x", Outcome: o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := d.GetRun(ctx, col.ID, run.ID)
+	if err != nil || got.Passed != 1 || got.Failed != 1 || got.Done() != 2 || !got.Finished.IsZero() {
+		t.Fatalf("a running run reads %+v, %v", got, err)
+	}
+	run.Finished, run.Passed, run.Failed = time.Now(), 2, 1
+	if err := d.FinishRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	list, err := d.ListRunsBefore(ctx, col.ID, 0, 10)
+	if err != nil || len(list) != 1 || list[0].Passed != 2 || list[0].Failed != 1 {
+		t.Fatalf("the finished run reads %+v, %v", list, err)
+	}
+}
