@@ -252,11 +252,18 @@ func (s *Server) showRun(c echo.Context) error {
 // while the run goes on.
 func (s *Server) runReport(c echo.Context) error {
 	col, run, results, err := s.loadRun(c)
+	if backend.ErrorCodeOf(err) == backend.ENotFound {
+		// htmx stops polling on this status and shows why.
+		return render(c, stopPolling, views.ErrorBanner(messageOf(err)))
+	}
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.RunReport(col, run, results))
 }
+
+// stopPolling is the status that makes htmx stop polling an element.
+const stopPolling = 286
 
 // loadRun reads the run that the :id and :run path parameters name.
 func (s *Server) loadRun(c echo.Context) (backend.Collection, backend.Run, []backend.RunResult, error) {
