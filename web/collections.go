@@ -17,15 +17,15 @@ const recentRuns = 20
 
 // listCollections shows every collection and the form that makes one.
 func (s *Server) listCollections(c echo.Context) error {
-	return s.renderCollections(c, http.StatusOK, views.CollectionForm{})
+	return s.renderCollections(c, http.StatusOK, views.CollectionForm{}, views.ImportForm{})
 }
 
-func (s *Server) renderCollections(c echo.Context, status int, form views.CollectionForm) error {
+func (s *Server) renderCollections(c echo.Context, status int, form views.CollectionForm, imp views.ImportForm) error {
 	list, err := s.deps.Collections.List(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, form))
+	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, form, imp))
 }
 
 // createCollection makes a collection and shows it; a refused name shows
@@ -35,7 +35,7 @@ func (s *Server) createCollection(c echo.Context) error {
 	col, err := s.deps.Collections.Create(c.Request().Context(), form.Name, form.Description)
 	if fields := fieldsOf(err); fields != nil {
 		form.Errors, form.Message = fields, backend.ErrorMessageOf(err)
-		return s.renderCollections(c, http.StatusUnprocessableEntity, form)
+		return s.renderCollections(c, http.StatusUnprocessableEntity, form, views.ImportForm{})
 	}
 	if err != nil {
 		return err
@@ -67,6 +67,9 @@ func (s *Server) renderCollection(c echo.Context, status int, id int64, adjust f
 	d := views.CollectionPageData{
 		Collection: col, Examples: examples, Runs: runs, Sessions: s.deps.Pool.LiveSessions(),
 		Rename: views.CollectionForm{Name: col.Name, Description: col.Description},
+	}
+	if d.IO, err = s.exportControl(c, id, runs); err != nil {
+		return err
 	}
 	adjust(&d)
 	return render(c, status, views.CollectionPage(page(c, col.Name), d))
