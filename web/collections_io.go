@@ -173,8 +173,8 @@ func (s *Server) exportControl(c echo.Context, collectionID int64, runs []backen
 // shows it with a notice of what came in. Any refusal shows the
 // collections page with the reason at the import form, and stores nothing.
 func (s *Server) importCollection(c echo.Context) error {
-	form := views.ImportForm{Name: c.FormValue("name")}
-	data, err := uploadedFile(c, "file")
+	fileName, data, err := uploadedFile(c, "file")
+	form := views.ImportForm{Name: c.FormValue("name"), File: fileName}
 	var f backend.CollectionFile
 	var col backend.Collection
 	if err == nil {
@@ -194,26 +194,27 @@ func (s *Server) importCollection(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/collections/"+itoa(col.ID))
 }
 
-// uploadedFile reads the form's file field, at most one byte more than a
-// collection file may have (DecodeCollectionFile refuses more).
-func uploadedFile(c echo.Context, field string) ([]byte, error) {
+// uploadedFile returns the name and the content of the form's file field,
+// of which it reads at most one byte more than a collection file may have
+// (DecodeCollectionFile refuses more).
+func uploadedFile(c echo.Context, field string) (string, []byte, error) {
 	fh, err := c.FormFile(field)
 	if errors.Is(err, http.ErrMissingFile) {
-		return nil, backend.Errorf(backend.EInvalid, "Choose a collection file to import.")
+		return "", nil, backend.Errorf(backend.EInvalid, "Choose a collection file to import.")
 	}
 	if err != nil {
-		return nil, bodyError("uploaded file", err)
+		return "", nil, bodyError("uploaded file", err)
 	}
 	file, err := fh.Open()
 	if err != nil {
-		return nil, bodyError("uploaded file", err)
+		return fh.Filename, nil, bodyError("uploaded file", err)
 	}
 	defer file.Close()
 	data, err := io.ReadAll(io.LimitReader(file, backend.MaxCollectionFileBytes+1))
 	if err != nil {
-		return nil, bodyError("uploaded file", err)
+		return fh.Filename, nil, bodyError("uploaded file", err)
 	}
-	return data, nil
+	return fh.Filename, data, nil
 }
 
 // importFile decodes a collection file and stores it as a new collection,

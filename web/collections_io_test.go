@@ -3,8 +3,8 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
-	"html"
 	"fmt"
+	"html"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -197,13 +197,16 @@ func TestCollectionImportRefusals(t *testing.T) {
 		{"empty file", []byte{}, "typed <name>", http.StatusUnprocessableEntity, "The file is empty."},
 		{"no file", nil, "typed <name>", http.StatusUnprocessableEntity, "Choose a collection file to import."},
 	}
-	formError := regexp.MustCompile(`(?s)data-testid="import-form".*data-testid="import-error">([^<]*)</p>`)
+	formError := regexp.MustCompile(`(?s)data-testid="import-form".*data-testid="import-error">(.*?)</p>`)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := d.importForm(t, token, c.file, c.as)
 			m := formError.FindStringSubmatch(r.Body)
 			if r.Status != c.status || m == nil || !strings.Contains(m[1], c.want) {
 				t.Errorf("status %d, want %d; the import form's error is %q, want it to hold %q", r.Status, c.status, m, c.want)
+			}
+			if named := strings.Contains(r.Body, `x.collection.json</span> was not imported.`); named != (c.file != nil) {
+				t.Errorf("the error names the file: %v, want %v", named, c.file != nil)
 			}
 			if !strings.Contains(r.Body, `id="import-name" name="name" value="`+html.EscapeString(c.as)+`"`) {
 				t.Errorf("the form lost the typed name")
