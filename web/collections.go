@@ -68,7 +68,7 @@ func (s *Server) renderCollection(c echo.Context, status int, id int64, adjust f
 		Collection: col, Examples: examples, Runs: runs, Sessions: s.deps.Pool.LiveSessions(),
 		Rename: views.CollectionForm{Name: col.Name, Description: col.Description},
 	}
-	if d.IO, err = s.exportControl(c, id, runs); err != nil {
+	if d.IO, err = s.collectionIO(c, id, runs); err != nil {
 		return err
 	}
 	adjust(&d)

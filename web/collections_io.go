@@ -125,11 +125,11 @@ func collectionFileName(name string) string {
 	return base + ".collection.json"
 }
 
-// exportControl is the collection page's export control and, once after
+// collectionIO is the collection page's export control and, once after
 // an import, the notice of what came in (which it then forgets). The
 // baseline offered first is the server of the collection's latest run
 // when it has a revision.
-func (s *Server) exportControl(c echo.Context, collectionID int64, runs []backend.Run) (views.CollectionIO, error) {
+func (s *Server) collectionIO(c echo.Context, collectionID int64, runs []backend.Run) (views.CollectionIO, error) {
 	ctx := c.Request().Context()
 	out := views.CollectionIO{CollectionID: collectionID, Imported: takeImportNotice(c, collectionID)}
 	if s.deps.Revisions == nil {

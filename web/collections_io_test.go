@@ -82,11 +82,13 @@ var (
 // the same bytes), imports the export under another name through the
 // form, and exports that: the two exports differ only in the name. The
 // page of the import says what came in, once; the export control offers
-// the server of the latest run first.
+// only servers with an interface revision, the one of the latest run
+// first; a server without a revision or a missing collection is refused.
 func TestCollectionExportImportRoundTrip(t *testing.T) {
 	d := MustDashboard(t)
 	srv := d.MustAPIServer(t, sdkStdioServer("io-sdk"))
 	sess := d.MustAPISession(t, srv.ID)
+	unseen := d.MustAPIServer(t, map[string]any{"name": "never connected", "transport": "stdio", "command": "/bin/true"})
 	token := d.MustCSRF(t)
 
 	var created struct {
@@ -140,6 +142,14 @@ func TestCollectionExportImportRoundTrip(t *testing.T) {
 	}
 	if r := d.get(t, colPath+"/export"); strings.Contains(r.Body, `"interface"`) {
 		t.Errorf("an export without a server has a baseline")
+	}
+	var refused apiError
+	if r := d.api(t, http.MethodGet, fmt.Sprintf("/api/v1%s/export?server=%d", colPath, unseen.ID), nil, &refused); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(refused.Error, `"never connected" has no interface revision yet`) {
+		t.Errorf("export with a server without revisions: %d %s", r.Status, r.Body)
+	}
+	if r := d.api(t, http.MethodGet, "/api/v1/collections/999/export", nil, &refused); r.Status != http.StatusNotFound || refused.Error == "" {
+		t.Errorf("export of a missing collection: %d %s", r.Status, r.Body)
 	}
 
 	r := d.importForm(t, token, []byte(first.Body), "smoke copy")
