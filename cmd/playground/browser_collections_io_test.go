@@ -17,8 +17,8 @@ import (
 // under another name through the import form, and lands on the new
 // collection's page with the notice of what came in. A file of version 2
 // is then refused at the import form. When PLAYGROUND_SCREENSHOT_DIR is
-// set, collections-export.png and collections-import-error.png are saved
-// there.
+// set, collections-export.png, collections-imported.png and
+// collections-import-error.png are saved there.
 func TestBrowserCollectionImportExport(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
@@ -43,7 +43,8 @@ func TestBrowserCollectionImportExport(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-all"]`)))
 	p.do("run it", "main",
 		chromedp.Click(chromedp.CSS(`[data-testid="run-all"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
+	p.do("back to the collection", "main",
 		chromedp.Click(chromedp.CSS(`.crumbs a[href^="/collections/"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="export-form"]`)))
 
@@ -100,8 +101,11 @@ func TestBrowserCollectionImportExport(t *testing.T) {
 	if got := p.text(`[data-testid="collection-name"]`); got != "Smoke copy" {
 		t.Errorf("the import landed on %q, want Smoke copy", got)
 	}
-	if got := strings.Join(strings.Fields(p.text(`[data-testid="import-notice"]`)), " "); got != "Imported 1 example and 0 environments." {
+	if got := strings.Join(strings.Fields(p.text(`[data-testid="import-notice"]`)), " "); got != "Imported 1 example." {
 		t.Errorf("the import's notice reads %q", got)
+	}
+	if shots != "" {
+		p.screenshot(shots, "collections-imported", `[data-testid="import-notice"]`)
 	}
 	if e2eEval[int](p, "count the examples", "main", `document.querySelectorAll('[data-testid="example"][data-example-name="Paris weather"]').length`) != 1 {
 		t.Errorf("the imported collection lacks its example\n%s", p.dump("main"))
