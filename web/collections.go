@@ -23,16 +23,16 @@ const (
 // listCollections shows a page of the collections, by name (?after= names
 // the last one of the page before), and the form that makes one.
 func (s *Server) listCollections(c echo.Context) error {
-	return s.renderCollections(c, http.StatusOK, views.CollectionForm{})
+	return s.renderCollections(c, http.StatusOK, views.CollectionForm{}, views.ImportForm{})
 }
 
-func (s *Server) renderCollections(c echo.Context, status int, form views.CollectionForm) error {
+func (s *Server) renderCollections(c echo.Context, status int, form views.CollectionForm, imp views.ImportForm) error {
 	after := c.QueryParam("after")
 	list, err := s.deps.Collections.ListPage(c.Request().Context(), after, CollectionsPageSize)
 	if err != nil {
 		return err
 	}
-	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, after, form))
+	return render(c, status, views.CollectionsPage(page(c, "Collections"), list, after, form, imp))
 }
 
 // createCollection makes a collection and shows it; a refused name shows
@@ -42,7 +42,7 @@ func (s *Server) createCollection(c echo.Context) error {
 	col, err := s.deps.Collections.Create(c.Request().Context(), form.Name, form.Description)
 	if fields := fieldsOf(err); fields != nil {
 		form.Errors, form.Message = fields, backend.ErrorMessageOf(err)
-		return s.renderCollections(c, http.StatusUnprocessableEntity, form)
+		return s.renderCollections(c, http.StatusUnprocessableEntity, form, views.ImportForm{})
 	}
 	if err != nil {
 		return err
@@ -84,6 +84,9 @@ func (s *Server) renderCollection(c echo.Context, status int, id int64, adjust f
 		return err
 	}
 	if d.Runs, err = s.deps.Collections.RunsPage(ctx, id, runsBefore, RunsPageSize); err != nil {
+		return err
+	}
+	if d.IO, err = s.collectionIO(c, id); err != nil {
 		return err
 	}
 	if d.Environments, err = s.deps.Collections.Environments(ctx, id); err != nil {

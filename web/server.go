@@ -6,7 +6,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -92,7 +91,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
 	e.Use(s.connectedSessions)
-	e.Use(middleware.BodyLimit(strconv.Itoa(maxBody)))
+	e.Use(bodyLimits())
 	e.Use(readForm) // before the CSRF check reads the token from the form
 	e.Use(s.checkCSRF)
 
@@ -150,6 +149,8 @@ func New(cfg Config, deps Deps) *Server {
 	e.POST("/collections", s.createCollection)
 	e.GET("/collections/save", s.saveExampleForm)
 	e.POST("/collections/save", s.saveExample)
+	e.POST("/collections/import", s.importCollection)
+	e.GET("/collections/:id/export", s.exportCollection)
 	e.GET("/collections/:id", s.showCollection)
 	e.POST("/collections/:id", s.renameCollection)
 	e.POST("/collections/:id/delete", s.deleteCollection)
@@ -174,6 +175,8 @@ func New(cfg Config, deps Deps) *Server {
 	api.GET("/sessions/:id/frames", s.apiListFrames)
 	api.GET("/sessions/:id/inputs", s.apiListInputs)
 	api.POST("/sessions/:id/inputs/:input", s.apiAnswerInput)
+	api.GET("/collections/:id/export", s.exportCollection)
+	api.POST("/collections/import", s.apiImportCollection)
 	return s
 }
 
