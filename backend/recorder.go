@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -34,8 +35,11 @@ type Recorder struct {
 	failure   error          // the last write failure, nil once a write succeeds again
 	senders   sync.WaitGroup // enqueue calls in progress; run drains after they finish
 
+	// nextID is the next frame id to hand out: the run goroutine takes
+	// them one at a time, ReserveFrameIDs in blocks.
+	nextID atomic.Int64
+
 	// Owned by the run goroutine.
-	nextID  int64
 	pending map[pendingKey]pendingRequest
 	linger  *time.Timer // stopped between batches
 }
@@ -82,14 +86,19 @@ func NewRecorder(ctx context.Context, store FrameStore, hub *Hub, log *slog.Logg
 		queue:   make(chan recordItem, recorderQueue),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
-		nextID:  maxID + 1,
 		pending: map[pendingKey]pendingRequest{},
 		linger:  time.NewTimer(time.Hour),
 	}
 	r.linger.Stop()
+	r.nextID.Store(maxID + 1)
 	go r.run()
 	return r, nil
 }
+
+// ReserveFrameIDs hands out n frame ids that no recorded frame will take,
+// first to first+n-1, for frames stored by other means (an import). It is
+// safe for concurrent use.
+func (r *Recorder) ReserveFrameIDs(n int64) (first int64) { return r.nextID.Add(n) - n }
 
 // ErrRecorderClosed is returned for frames offered after Close.
 var ErrRecorderClosed = errors.New("recorder: closed")
@@ -305,10 +314,9 @@ type rpcEnvelope struct {
 // the exchange linking it to its request.
 func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchange) {
 	f := Frame{
-		ID: r.nextID, SessionID: sessionID, Time: in.Time, Direction: in.Direction,
+		ID: r.nextID.Add(1) - 1, SessionID: sessionID, Time: in.Time, Direction: in.Direction,
 		Kind: in.Kind, Body: in.Body, HTTP: in.HTTP,
 	}
-	r.nextID++
 	if in.Kind != mcpclient.KindMessage {
 		return f, nil
 	}

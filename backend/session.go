@@ -33,7 +33,16 @@ type Session struct {
 	PeerVersion     string
 	StartedAt       time.Time
 	EndedAt         time.Time // zero while the session is live
+	// ImportedFrom, when set, is the name of the export file the session
+	// was imported from (SessionImporter), at ImportedAt: such a session
+	// is read-only, and nothing is ever sent on it.
+	ImportedFrom string
+	ImportedAt   time.Time
 }
+
+// Imported reports whether the session was imported from a file rather
+// than recorded.
+func (s Session) Imported() bool { return s.ImportedFrom != "" }
 
 // Live reports whether the session may still carry traffic.
 func (s Session) Live() bool {

@@ -224,18 +224,18 @@ func (s *Server) apiSendRequest(c echo.Context) error {
 }
 
 type apiFrame struct {
-	ID        int64           `json:"id"`
-	Time      time.Time       `json:"time"`
-	Direction string          `json:"direction"`
-	Kind      string          `json:"kind"`
-	RPCType   string          `json:"rpcType,omitempty"`
-	RPCID     json.RawMessage `json:"rpcId,omitempty"`
-	Method    string          `json:"method,omitempty"`
-	Body      json.RawMessage `json:"body,omitempty"`     // the body, when it is valid JSON
-	BodyText  string          `json:"bodyText,omitempty"` // the body as text otherwise
-	HTTP      any             `json:"http,omitempty"`
-	PairID    int64           `json:"pairId,omitempty"`
-	LatencyMS float64         `json:"latencyMs,omitempty"`
+	ID        int64             `json:"id"`
+	Time      time.Time         `json:"time"`
+	Direction string            `json:"direction"`
+	Kind      string            `json:"kind"`
+	RPCType   string            `json:"rpcType,omitempty"`
+	RPCID     json.RawMessage   `json:"rpcId,omitempty"`
+	Method    string            `json:"method,omitempty"`
+	Body      json.RawMessage   `json:"body,omitempty"`     // the body, when it is valid JSON
+	BodyText  string            `json:"bodyText,omitempty"` // the body as text otherwise
+	HTTP      *backend.HTTPInfo `json:"http,omitempty"`
+	PairID    int64             `json:"pairId,omitempty"`
+	LatencyMS float64           `json:"latencyMs,omitempty"`
 }
 
 // apiFramePage is the most frames one answer lists; apiFrameBytes ends it

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/views"
@@ -33,22 +31,6 @@ const importNoticeCookie = "playground_imported"
 // collection file.
 func isImportRoute(c echo.Context) bool {
 	return c.Path() == "/collections/import" || c.Path() == "/api/v1/collections/import"
-}
-
-// bodyLimits bounds every request body to maxBody, but the body of an
-// import to importBodyLimit.
-func bodyLimits() echo.MiddlewareFunc {
-	normal := middleware.BodyLimit(strconv.Itoa(maxBody))
-	imports := middleware.BodyLimit(strconv.Itoa(importBodyLimit))
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		n, i := normal(next), imports(next)
-		return func(c echo.Context) error {
-			if isImportRoute(c) {
-				return i(c)
-			}
-			return n(c)
-		}
-	}
 }
 
 // exportCollection answers the collection as a collection file to

@@ -1,9 +1,6 @@
 package web
 
 import (
-	"encoding/json"
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
@@ -11,7 +8,8 @@ import (
 
 // exportFrames sends the session's frames that match the traffic filter
 // (see frameFilterOf) as NDJSON: one frame a line, whole, in the shape of
-// GET /api/v1/sessions/{id}/frames. It reads and writes a page at a time,
+// GET /api/v1/sessions/{id}/frames with the session's id and server name
+// (exportLine), which POST /sessions/import reads back. It reads and writes a page at a time,
 // so a session of any size streams in bounded memory. A failure after the
 // first line ends the download early and is logged.
 func (s *Server) exportFrames(c echo.Context) error {
@@ -19,24 +17,25 @@ func (s *Server) exportFrames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	filter, err := s.sessionFilter(c, id)
+	filter, err := frameFilterOf(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
+	sess, err := s.deps.Sessions.GetSession(ctx, id)
+	if err != nil {
+		return err
+	}
 	q := backend.FrameQuery{SessionID: id, Limit: apiFramePage, MaxBodyBytes: apiFrameBytes, Filter: filter}
 	frames, err := s.deps.Frames.ListFrames(ctx, q)
 	if err != nil {
 		return err
 	}
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "application/x-ndjson")
-	h.Set(echo.HeaderContentDisposition, `attachment; filename="session-`+itoa(id)+`.ndjson"`)
-	c.Response().WriteHeader(http.StatusOK)
-	enc := json.NewEncoder(c.Response())
+	startExport(c, "session-"+itoa(id)+".ndjson")
+	enc := newExportEncoder(c.Response())
 	for len(frames) > 0 {
 		for _, f := range frames {
-			if err := enc.Encode(apiFrameOf(f)); err != nil {
+			if err := enc.Encode(exportLineOf(f, sess)); err != nil {
 				return nil // the client went away
 			}
 		}

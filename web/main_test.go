@@ -202,7 +202,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	ts := httptest.NewUnstartedServer(nil)
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db})
+	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec)})
 	ts.Config.Handler = h
 	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()

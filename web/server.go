@@ -36,6 +36,8 @@ type Deps struct {
 	Revisions backend.RevisionStore
 	// History searches recorded exchanges.
 	History backend.HistoryStore
+	// Imports stores NDJSON exports as read-only sessions (history_io.go).
+	Imports *backend.SessionImporter
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -94,6 +96,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(bodyLimits())
 	e.Use(readForm) // before the CSRF check reads the token from the form
 	e.Use(s.checkCSRF)
+	e.Use(s.refuseImported) // imported sessions are read-only (session_readonly.go)
 
 	e.StaticFS("/static", static.FS)
 
@@ -140,6 +143,9 @@ func New(cfg Config, deps Deps) *Server {
 	e.GET("/sessions/:id/export", s.exportFrames)
 	e.GET("/sessions/:id/logs", s.sessionLogs)
 	e.GET("/history", s.searchHistory)
+	e.GET("/history/export", s.exportHistory)
+	e.GET(importPath, s.showImport)
+	e.POST(importPath, s.importSession)
 	e.GET("/sessions/:id/exchanges/:exchange", s.showExchange)
 	e.POST("/sessions/:id/exchanges/:exchange/replay", s.replayExchange)
 	e.GET("/frames/:id/body", s.frameBody)

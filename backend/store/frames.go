@@ -104,15 +104,26 @@ func (st *insertStatements) close() {
 // backend.MaxBodyPreview is stored whole in frame_bodies and its first
 // bytes in frames.
 func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges []backend.Exchange) error {
-	st, err := d.stmts.get(ctx, d.db)
-	if err != nil {
-		return fmt.Errorf("store: insert frames: %w", err)
-	}
 	tx, err := d.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: insert frames: %w", err)
 	}
 	defer tx.Rollback()
+	if err := d.insertFrames(ctx, tx, frames, exchanges); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit frames: %w", err)
+	}
+	return nil
+}
+
+// insertFrames is InsertFrames within tx.
+func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Frame, exchanges []backend.Exchange) error {
+	st, err := d.stmts.get(ctx, d.db)
+	if err != nil {
+		return fmt.Errorf("store: insert frames: %w", err)
+	}
 	fstmt := tx.StmtContext(ctx, st.frame)
 	defer fstmt.Close()
 	var bstmt *sql.Stmt
@@ -148,9 +159,6 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 				return fmt.Errorf("store: insert exchange %d: %w", e.RequestFrameID, err)
 			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit frames: %w", err)
 	}
 	return nil
 }

@@ -23,16 +23,21 @@ type sessionRow struct {
 	PeerVersion     string        `db:"peer_version"`
 	StartedAt       int64         `db:"started_at"`
 	EndedAt         sql.NullInt64 `db:"ended_at"`
+	ImportedFrom    string        `db:"imported_from"`
+	ImportedAt      sql.NullInt64 `db:"imported_at"`
 }
 
 func (r sessionRow) session() backend.Session {
 	s := backend.Session{
 		ID: r.ID, ServerID: r.ServerID.Int64, ServerName: r.ServerName, Transport: backend.Transport(r.Transport),
 		Status: backend.SessionStatus(r.Status), CloseReason: r.CloseReason, Era: backend.Era(r.Era), ProtocolVersion: r.ProtocolVersion,
-		PeerName: r.PeerName, PeerVersion: r.PeerVersion, StartedAt: fromUnixNano(r.StartedAt),
+		PeerName: r.PeerName, PeerVersion: r.PeerVersion, StartedAt: fromUnixNano(r.StartedAt), ImportedFrom: r.ImportedFrom,
 	}
 	if r.EndedAt.Valid {
 		s.EndedAt = fromUnixNano(r.EndedAt.Int64)
+	}
+	if r.ImportedAt.Valid {
+		s.ImportedAt = fromUnixNano(r.ImportedAt.Int64)
 	}
 	return s
 }

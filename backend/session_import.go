@@ -1,0 +1,209 @@
+package backend
+
+import (
+	"context"
+	"iter"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// ImportedFrame is one frame read from an export file: its time,
+// direction, kind, JSON-RPC shape, body and HTTP details as they were
+// recorded. Frame.ID, Frame.SessionID and Frame.PairID are the ids the
+// file gives (a frame is named by its session and id there); the importer
+// gives the stored frame new ones.
+type ImportedFrame struct {
+	Frame
+	// ServerName is the server the file says the frame's session spoke
+	// to, "" when it names none.
+	ServerName string
+	// Line is the frame's line in the file, for error messages.
+	Line int
+}
+
+// ImportWriter stores an imported session's frames within
+// SessionImportStore.ImportSession's transaction.
+type ImportWriter interface {
+	// InsertFrames is FrameStore.InsertFrames within the transaction.
+	InsertFrames(ctx context.Context, frames []Frame, exchanges []Exchange) error
+}
+
+// SessionImportStore stores imported sessions.
+type SessionImportStore interface {
+	// ImportSession stores a new session in one transaction: it inserts s
+	// (ServerID, Status and times as given), calls fill with the new
+	// session's id and a writer of its frames, then sets the session's
+	// server name to what fill returns and its start and end times to those
+	// of its first and last frames, and commits. When fill or a write
+	// fails, nothing is stored and its error is returned.
+	ImportSession(ctx context.Context, s Session, fill func(sessionID int64, w ImportWriter) (serverName string, err error)) (int64, error)
+}
+
+// FrameIDReserver hands out frame ids that recording never takes;
+// *Recorder is one.
+type FrameIDReserver interface {
+	ReserveFrameIDs(n int64) (first int64)
+}
+
+// SessionImporter stores export files as read-only sessions.
+type SessionImporter struct {
+	store SessionImportStore
+	ids   FrameIDReserver
+}
+
+// NewSessionImporter returns an importer that stores sessions in store
+// and takes frame ids from ids.
+func NewSessionImporter(store SessionImportStore, ids FrameIDReserver) *SessionImporter {
+	return &SessionImporter{store: store, ids: ids}
+}
+
+const (
+	// importBatch is how many frames an import writes at a time.
+	importBatch = 500
+	// ImportedServerName is the server name of an imported session whose
+	// file names none.
+	ImportedServerName = "imported"
+	// maxImportedServerNames bounds how many of a file's server names the
+	// imported session's name lists.
+	maxImportedServerNames = 4
+)
+
+// importedFrom is the close reason of an imported session.
+const importedFrom = "imported"
+
+// Import stores the frames that frames yields, in order, as a new session
+// imported from the file named file at time at, and returns its id. The
+// session is closed and read-only and belongs to no registered server
+// (ServerID 0); its server name is the one the frames give, the names
+// joined when they give several, or ImportedServerName. Frames keep their
+// time, direction, kind, JSON-RPC shape, body and HTTP details, and get
+// new ids; two frames the file pairs (a request and its response, both in
+// the file) are paired again, with the time between them as latency.
+//
+// frames yields an error for a line that is not a frame; Import then
+// stores nothing and returns it. A file without frames, or a frame with a
+// direction, kind or JSON-RPC type that no recording has, or one that
+// repeats an earlier frame's session and id, is an EInvalid error, and
+// nothing is stored either.
+func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time, frames iter.Seq2[ImportedFrame, error]) (int64, error) {
+	s := Session{ServerName: ImportedServerName, Status: SessionClosed, CloseReason: importedFrom, StartedAt: at, ImportedFrom: file, ImportedAt: at}
+	return im.store.ImportSession(ctx, s, func(sessionID int64, w ImportWriter) (string, error) {
+		p := importPairs{sessionID: sessionID, seen: map[fileFrameID]bool{}, open: map[fileFrameID]Frame{}}
+		var batch []Frame
+		var exchanges []Exchange
+		var names []string
+		n := 0
+		for in, err := range frames {
+			if err != nil {
+				return "", err
+			}
+			if err := validImported(in); err != nil {
+				return "", err
+			}
+			key := fileFrameID{in.SessionID, in.ID}
+			if p.seen[key] {
+				return "", Errorf(EInvalid, "Line %d repeats frame %d of session %d.", in.Line, in.ID, in.SessionID)
+			}
+			p.seen[key] = true
+			f := in.Frame
+			f.ID, f.SessionID, f.PairID, f.LatencyNS, f.BodySize = im.ids.ReserveFrameIDs(1), sessionID, 0, 0, 0
+			if e, ok := p.link(in, f); ok {
+				exchanges = append(exchanges, e)
+			}
+			if in.ServerName != "" && !slices.Contains(names, in.ServerName) && len(names) <= maxImportedServerNames {
+				names = append(names, in.ServerName)
+			}
+			batch = append(batch, f)
+			n++
+			if len(batch) == importBatch {
+				if err := w.InsertFrames(ctx, batch, exchanges); err != nil {
+					return "", err
+				}
+				batch, exchanges = batch[:0], exchanges[:0]
+			}
+		}
+		if n == 0 {
+			return "", Errorf(EInvalid, "The file holds no frames.")
+		}
+		if err := w.InsertFrames(ctx, batch, exchanges); err != nil {
+			return "", err
+		}
+		return importedServerName(names), nil
+	})
+}
+
+// fileFrameID names a frame as the file does.
+type fileFrameID struct{ session, id int64 }
+
+// importPairs pairs imported frames again as they arrive.
+type importPairs struct {
+	sessionID int64
+	seen      map[fileFrameID]bool
+	// open holds, by their file ids, the frames already read whose
+	// partner has not come yet, with their new ids.
+	open map[fileFrameID]Frame
+}
+
+// link notes in, stored as f, and returns the exchange that pairs it with
+// its partner when that came before it.
+func (p importPairs) link(in ImportedFrame, f Frame) (Exchange, bool) {
+	if in.PairID == 0 {
+		return Exchange{}, false
+	}
+	partner, ok := p.open[fileFrameID{in.SessionID, in.PairID}]
+	if !ok {
+		p.open[fileFrameID{in.SessionID, in.ID}] = f
+		return Exchange{}, false
+	}
+	delete(p.open, fileFrameID{in.SessionID, in.PairID})
+	req, resp := partner, f
+	if f.RPCType == RPCRequest {
+		req, resp = f, partner
+	}
+	if req.RPCType != RPCRequest || resp.RPCType == RPCRequest {
+		return Exchange{}, false
+	}
+	return Exchange{RequestFrameID: req.ID, ResponseFrameID: resp.ID, SessionID: p.sessionID, Method: req.Method,
+		LatencyNS: resp.Time.Sub(req.Time).Nanoseconds()}, true
+}
+
+// validImported checks the fields a recording gives every frame.
+func validImported(in ImportedFrame) error {
+	switch in.Direction {
+	case mcpclient.Outbound, mcpclient.Inbound, mcpclient.Stderr:
+	default:
+		return Errorf(EInvalid, "Line %d: the direction %q is not out, in or stderr.", in.Line, in.Direction)
+	}
+	switch in.Kind {
+	case mcpclient.KindMessage, mcpclient.KindParseError, mcpclient.KindLog, mcpclient.KindTransport:
+	default:
+		return Errorf(EInvalid, "Line %d: the kind %q is not message, parse-error, log or transport.", in.Line, in.Kind)
+	}
+	switch in.RPCType {
+	case "", RPCRequest, RPCNotification, RPCResult, RPCError:
+	default:
+		return Errorf(EInvalid, "Line %d: the rpcType %q is not request, notification, result or error.", in.Line, in.RPCType)
+	}
+	if in.Time.IsZero() {
+		return Errorf(EInvalid, "Line %d: the frame has no time.", in.Line)
+	}
+	if in.ID <= 0 {
+		return Errorf(EInvalid, "Line %d: the frame has no id.", in.Line)
+	}
+	return nil
+}
+
+// importedServerName is the server name of a session imported from a file
+// that names names.
+func importedServerName(names []string) string {
+	switch {
+	case len(names) == 0:
+		return ImportedServerName
+	case len(names) > maxImportedServerNames:
+		return strings.Join(names[:maxImportedServerNames], ", ") + " and others"
+	}
+	return strings.Join(names, ", ")
+}
