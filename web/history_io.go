@@ -229,7 +229,8 @@ func jsonProblem(err error) string {
 		if typeErr.Field == "" {
 			return "it is a JSON " + typeErr.Value + ", not an object"
 		}
-		return "its " + typeErr.Field + " is a JSON " + typeErr.Value
+		field := typeErr.Field[strings.LastIndex(typeErr.Field, ".")+1:] // without the embedded apiFrame's name
+		return "its " + field + " is a JSON " + typeErr.Value
 	}
 	return err.Error()
 }
