@@ -360,6 +360,11 @@ func TestImportBadInput(t *testing.T) {
 	goodLines := strings.SplitAfter(string(good), "\n")
 	before := d.state(t)
 	token := d.MustCSRF(t)
+	for path, want := range map[string]string{"/sessions/import": `data-testid="import-form"`, "/history": `data-testid="import-form"`, "/sessions": `href="/sessions/import"`} {
+		if r := d.get(t, path); r.Status != http.StatusOK || !strings.Contains(r.Body, want) {
+			t.Errorf("GET %s: %d, no %s", path, r.Status, want)
+		}
+	}
 
 	for _, tc := range []struct {
 		name    string
