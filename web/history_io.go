@@ -136,21 +136,21 @@ func (s *Server) importSession(c echo.Context) error {
 	if err != nil {
 		return importFailed(c, "Choose an NDJSON file to import.")
 	}
+	name := importFileName(fh)
 	if fh.Size > maxImportFile {
-		return importFailed(c, importTooLarge)
+		return importFailed(c, "Nothing was imported from "+name+". "+importTooLarge)
 	}
 	file, err := fh.Open()
 	if err != nil {
 		return fmt.Errorf("web: opening the uploaded file: %w", err)
 	}
 	defer file.Close()
-	name := importFileName(fh)
 	id, err := s.deps.Imports.Import(c.Request().Context(), name, time.Now(), importedFrames(file))
 	if err != nil {
 		if backend.ErrorCodeOf(err) != backend.EInvalid {
 			return err
 		}
-		return importFailed(c, backend.ErrorMessageOf(err))
+		return importFailed(c, "Nothing was imported from "+name+". "+backend.ErrorMessageOf(err))
 	}
 	return c.Redirect(http.StatusSeeOther, "/sessions/"+itoa(id))
 }
@@ -224,6 +224,10 @@ func importedFrameOf(text []byte, n int) (backend.ImportedFrame, error) {
 
 // jsonProblem says briefly what is wrong with a line that did not decode.
 func jsonProblem(err error) string {
+	var syntaxErr *json.SyntaxError
+	if errors.As(err, &syntaxErr) {
+		return fmt.Sprintf("it is not JSON (at byte %d)", syntaxErr.Offset)
+	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
 		if typeErr.Field == "" {

@@ -371,7 +371,7 @@ func TestImportBadInput(t *testing.T) {
 		content []byte
 		want    string
 	}{
-		{"not NDJSON", []byte("PK\x03\x04 this is a zip file\n"), "Line 1 is not a frame of an NDJSON export"},
+		{"not NDJSON", []byte("PK\x03\x04 this is a zip file\n"), "Nothing was imported from bad.ndjson. Line 1 is not a frame of an NDJSON export (one JSON object a line): it is not JSON (at byte 1)."},
 		{"a JSON array", []byte(`[{"id":1}]`), "Line 1 is not a frame of an NDJSON export (one JSON object a line): it is a JSON array, not an object."},
 		{"an object that is not a frame", []byte(`{"hello":"world"}` + "\n"), "Line 1: the direction \"\" is not out, in or stderr."},
 		{"a frame of the wrong shape", []byte(`{"id":"one","direction":"out"}` + "\n"), "Line 1 is not a frame of an NDJSON export (one JSON object a line): its id is a JSON string."},

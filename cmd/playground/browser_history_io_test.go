@@ -52,6 +52,21 @@ func TestBrowserHistoryImport(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	bad := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(bad, []byte("these are not frames\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.do("import a file that is not an export", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{bad}),
+		chromedp.Click(chromedp.CSS(`[data-testid="import-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-form"] [data-testid="import-error"]`)))
+	p.loaded()
+	if msg := p.text(`[data-testid="import-error"]`); !strings.Contains(msg, "Line 1 is not a frame of an NDJSON export") {
+		t.Errorf("the import form says %q", msg)
+	}
+	if shots != "" {
+		p.screenshot(shots, "history-import-error", "main")
+	}
+	p.forgetConsole(srv.URL + "/sessions/import") // the refusal's 422
 	p.do("import the file", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{file}),
 		chromedp.Click(chromedp.CSS(`[data-testid="import-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="imported-badge"]`)))
