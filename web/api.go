@@ -69,11 +69,14 @@ type apiSession struct {
 	PeerVersion     string     `json:"peerVersion,omitempty"`
 	StartedAt       time.Time  `json:"startedAt"`
 	EndedAt         *time.Time `json:"endedAt,omitempty"`
+	// ImportedFrom is the file an imported, read-only session came from.
+	ImportedFrom string `json:"importedFrom,omitempty"`
 }
 
 func apiSessionOf(s backend.Session) *apiSession {
 	out := &apiSession{ID: s.ID, ServerID: s.ServerID, ServerName: s.ServerName, Status: string(s.Status), CloseReason: s.CloseReason,
-		Era: string(s.Era), ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt}
+		Era: string(s.Era), ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt,
+		ImportedFrom: s.ImportedFrom}
 	if !s.EndedAt.IsZero() {
 		out.EndedAt = &s.EndedAt
 	}

@@ -192,6 +192,10 @@ func TestImportRoundTrip(t *testing.T) {
 		sess.Live() || !sess.StartedAt.Equal(at) || !sess.EndedAt.Equal(at.Add(5*time.Second)) || time.Since(sess.ImportedAt) > time.Minute {
 		t.Errorf("the imported session: %+v", sess)
 	}
+	var api map[string]any
+	if r := d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/sessions/%d", imported), nil, &api); r.Status != http.StatusOK || api["importedFrom"] != "round-trip.ndjson" {
+		t.Errorf("the API shows the imported session as %d %v", r.Status, api)
+	}
 	want, got := d.allFrames(t, sid), d.allFrames(t, imported)
 	if len(got) != len(want) {
 		t.Fatalf("%d frames imported, want %d", len(got), len(want))
