@@ -59,7 +59,6 @@ func TestBrowserHistoryImport(t *testing.T) {
 	p.do("import a file that is not an export", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{bad}),
 		chromedp.Click(chromedp.CSS(`[data-testid="import-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-form"] [data-testid="import-error"]`)))
-	p.loaded()
 	if msg := p.text(`[data-testid="import-error"]`); !strings.Contains(msg, "Line 1 is not a frame of an NDJSON export") {
 		t.Errorf("the import form says %q", msg)
 	}
@@ -67,10 +66,9 @@ func TestBrowserHistoryImport(t *testing.T) {
 		p.screenshot(shots, "history-import-error", "main")
 	}
 	p.forgetConsole(srv.URL + "/sessions/import") // the refusal's 422
-	p.do("import the file", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{file}),
-		chromedp.Click(chromedp.CSS(`[data-testid="import-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="imported-badge"]`)))
-	p.loaded()
+	p.do("choose the export", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{file}))
+	p.follow("import the export", `[data-testid="import-submit"]`)
+	p.do("see the imported session", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="imported-badge"]`)))
 	if badge := p.text(`[data-testid="imported-badge"]`); !strings.Contains(badge, "Imported from adds.ndjson at") || !strings.Contains(badge, "read-only") {
 		t.Errorf("the badge reads %q", badge)
 	}
