@@ -33,19 +33,7 @@ func TestBrowserCollectionChecks(t *testing.T) {
 		}
 		p.submitTool(tool)
 		p.wantOutcome(tool, "result")
-		save := card + ` [data-testid="save-to-collection"]`
-		p.do("open Save to collection", card,
-			chromedp.Click(chromedp.CSS(save+` summary`)),
-			chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
-		if first {
-			p.typeInto(save+` [data-testid="save-new-collection"]`, "Checks")
-		} else {
-			p.choose(save+` [data-testid="save-collection"]`, "Checks")
-		}
-		p.typeInto(save+` [data-testid="save-name"]`, name)
-		p.do("save "+name, save,
-			chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
-			chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
+		p.saveToCollection(card+` [data-testid="save-to-collection"]`, "Checks", name, first)
 	}
 	saveCall("weather", "Paris weather", map[string]string{"city": "Paris"}, true)
 	saveCall("slow", "slow", map[string]string{"seconds": "2", "steps": "1"}, false)

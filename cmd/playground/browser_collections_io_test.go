@@ -30,14 +30,7 @@ func TestBrowserCollectionImportExport(t *testing.T) {
 	p.submitTool("weather")
 	p.wantOutcome("weather", "result")
 	save := weather + ` [data-testid="save-to-collection"]`
-	p.do("open Save to collection", weather,
-		chromedp.Click(chromedp.CSS(save+` summary`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
-	p.typeInto(save+` [data-testid="save-new-collection"]`, "Smoke")
-	p.typeInto(save+` [data-testid="save-name"]`, "Paris weather")
-	p.do("save the example", save,
-		chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
+	p.saveToCollection(save, "Smoke", "Paris weather", true)
 	p.do("open the collection", "main",
 		chromedp.Click(chromedp.CSS(save+` [data-testid="saved-collection-link"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-all"]`)))

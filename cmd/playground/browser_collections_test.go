@@ -26,24 +26,15 @@ func TestBrowserCollections(t *testing.T) {
 	p.wantOutcome("weather", "result")
 
 	save := weather + ` [data-testid="save-to-collection"]`
-	p.do("open Save to collection", weather,
-		chromedp.Click(chromedp.CSS(save+` summary`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
-	p.typeInto(save+` [data-testid="save-new-collection"]`, "Smoke")
-	p.typeInto(save+` [data-testid="save-name"]`, "Paris weather")
+	p.fillSaveToCollection(save, "Smoke", "Paris weather", true)
 	if shots != "" {
 		p.screenshot(shots, "collections-save", save)
 	}
-	p.do("save the example", save,
-		chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
-	if got := p.text(save + ` [data-testid="saved-example"]`); !strings.Contains(got, "Paris weather") || !strings.Contains(got, "Smoke") {
+	if got := p.submitSaveToCollection(save); !strings.Contains(got, "Paris weather") || !strings.Contains(got, "Smoke") {
 		t.Errorf("the saved message reads %q", got)
 	}
 
-	p.do("open the collection", "main",
-		chromedp.Click(chromedp.CSS(save+` [data-testid="saved-collection-link"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="example"][data-example-name="Paris weather"]`)))
+	p.follow("open the collection", save+` [data-testid="saved-collection-link"]`)
 	if params := p.value(`[data-testid="example-params"]`); !strings.Contains(params, `"Paris"`) || strings.Contains(params, "_meta") {
 		t.Errorf("the example's params read %q", params)
 	}
@@ -53,9 +44,8 @@ func TestBrowserCollections(t *testing.T) {
 
 	runAll := func(want string) {
 		t.Helper()
-		p.do("run all", "main",
-			chromedp.Click(chromedp.CSS(`[data-testid="run-all"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
+		p.follow("run all", `[data-testid="run-all"]`)
+		p.do("wait for the run to end", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
 		if got := strings.Join(strings.Fields(p.text(`[data-testid="run-summary"]`)), " "); got != want {
 			t.Fatalf("the run's summary reads %q, want %q\n%s", got, want, p.dump("main"))
 		}
@@ -65,13 +55,9 @@ func TestBrowserCollections(t *testing.T) {
 		t.Errorf("the example's outcome is %q, want pass", o)
 	}
 
-	p.do("back to the collection", "main",
-		chromedp.Click(chromedp.CSS(`.crumbs a[href^="/collections/"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="example-params"]`)))
+	p.follow("back to the collection", `.crumbs a[href^="/collections/"]`)
 	p.setValue(`[data-testid="example-params"]`, `{"name":"weather","arguments":{"city":"Berlin"}}`)
-	p.do("save the edited params", "main",
-		chromedp.Click(chromedp.CSS(`[data-testid="example-save"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-row"]`)))
+	p.follow("save the edited params", `[data-testid="example-save"]`)
 	if params := p.value(`[data-testid="example-params"]`); !strings.Contains(params, `"Berlin"`) {
 		t.Fatalf("after saving, the example's params read %q", params)
 	}

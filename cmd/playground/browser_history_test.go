@@ -115,15 +115,7 @@ func TestBrowserHistory(t *testing.T) {
 
 	// The exchange can be kept as an example from its permalink too.
 	save := `.exchange-save [data-testid="save-to-collection"]`
-	p.do("open Save to collection", save,
-		chromedp.Click(chromedp.CSS(save+` summary`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="save-example-form"]`)))
-	p.typeInto(save+` [data-testid="save-new-collection"]`, "From history")
-	p.typeInto(save+` [data-testid="save-name"]`, "big sum")
-	p.do("save the example", save,
-		chromedp.Click(chromedp.CSS(save+` [data-testid="save-submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(save+` [data-testid="saved-example"]`)))
-	if got := p.text(save + ` [data-testid="saved-example"]`); !strings.Contains(got, "big sum") || !strings.Contains(got, "From history") {
+	if got := p.saveToCollection(save, "From history", "big sum", true); !strings.Contains(got, "big sum") || !strings.Contains(got, "From history") {
 		t.Errorf("the saved message reads %q", got)
 	}
 	for _, m := range p.consoleErrors() {
