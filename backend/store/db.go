@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -29,6 +30,13 @@ type DB struct {
 	stmts frameStatements
 	// indexer fills history search's index in the background.
 	indexer *historyIndexer
+	// lastInsert is when InsertFrames last committed, in Unix nanoseconds.
+	lastInsert atomic.Int64
+}
+
+// recentlyInserted reports whether frames were stored within the last d.
+func (d *DB) recentlyInserted(within time.Duration) bool {
+	return time.Since(time.Unix(0, d.lastInsert.Load())) < within
 }
 
 // Option changes how Open opens the database.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -115,6 +116,7 @@ func (d *DB) InsertFrames(ctx context.Context, frames []backend.Frame, exchanges
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: commit frames: %w", err)
 	}
+	d.lastInsert.Store(time.Now().UnixNano())
 	return nil
 }
 

@@ -15,6 +15,14 @@ const historyIndexBatch = 4096
 // historyIndexInterval is how often the background indexer looks at the queue.
 const historyIndexInterval = 500 * time.Millisecond
 
+// historyIndexBacklog is how many queued exchanges the background indexer
+// lets wait while frames are being recorded. Indexing takes the write
+// lock that the recorder needs (it cost a busy recorder a quarter of its
+// rate), so during a burst the indexer waits for a pause, unless the queue
+// grows past this; a search indexes the queue before it looks, so what it
+// finds is whole either way.
+const historyIndexBacklog = 100_000
+
 // IndexHistory moves up to limit exchanges from the queue that migration
 // 0006's trigger fills into the full-text index, oldest first, in one
 // transaction, and returns how many it indexed (fewer than limit: the
@@ -85,11 +93,22 @@ func startHistoryIndexer(d *DB) *historyIndexer {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				if d.recentlyInserted(historyIndexInterval) && d.historyBacklog(ctx) < historyIndexBacklog {
+					continue
+				}
 				_ = d.indexAllHistory(ctx)
 			}
 		}
 	}()
 	return ix
+}
+
+// historyBacklog is how many exchanges wait to be indexed (0 when it
+// cannot tell).
+func (d *DB) historyBacklog(ctx context.Context) int {
+	var n int
+	_ = d.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM exchanges_fts_pending`)
+	return n
 }
 
 // stop ends the indexer and waits for it. It is safe to call more than once.
