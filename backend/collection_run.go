@@ -83,29 +83,29 @@ type RunRequest struct {
 // after each. An example that gets no answer is an error in the run, not a
 // Go error; Go errors mean the run could not be made or stored.
 func (s *Collections) Run(ctx context.Context, req RunRequest, progress func(RunResult)) (Run, error) {
-	run, examples, vars, err := s.prepareRun(ctx, req)
+	plan, err := s.prepareRun(ctx, req)
 	if err != nil {
 		return Run{}, err
 	}
-	return s.execute(ctx, run, examples, vars, progress)
+	return s.execute(ctx, plan, progress)
 }
 
 // Start begins a run as Run does and returns it at once, still going; its
 // results are stored as they are judged (see GetRun). The run belongs to s:
 // Close cancels it, leaving its remaining examples as errors.
 func (s *Collections) Start(ctx context.Context, req RunRequest) (Run, error) {
-	run, examples, vars, err := s.prepareRun(ctx, req)
+	plan, err := s.prepareRun(ctx, req)
 	if err != nil {
 		return Run{}, err
 	}
 	s.running.Add(1)
 	go func() {
 		defer s.running.Done()
-		if _, err := s.execute(s.stop, run, examples, vars, nil); err != nil {
-			s.log.Error("collection run cut short", "run", run.ID, "err", err)
+		if _, err := s.execute(s.stop, plan, nil); err != nil {
+			s.log.Error("collection run cut short", "run", plan.run.ID, "err", err)
 		}
 	}()
-	return run, nil
+	return plan.run, nil
 }
 
 // Close cancels the runs Start began and waits for them to be stored.
@@ -114,50 +114,61 @@ func (s *Collections) Close() {
 	s.running.Wait()
 }
 
-// prepareRun checks req, stores the run's start and returns it with the
-// examples to run and the variables they start with.
-func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (Run, []Example, Variables, error) {
+// runPlan is a stored run's start with what it runs: its examples, the
+// variables they start with, and the secret values its results hide.
+type runPlan struct {
+	run      Run
+	examples []Example
+	vars     Variables
+	hide     Redactor
+}
+
+// prepareRun checks req, stores the run's start and returns its plan.
+func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, error) {
 	_, examples, err := s.Get(ctx, req.CollectionID)
 	if err != nil {
-		return Run{}, nil, nil, err
+		return runPlan{}, err
 	}
 	if req.ExampleID != 0 {
 		ex, err := s.store.GetExample(ctx, req.CollectionID, req.ExampleID)
 		if err != nil {
-			return Run{}, nil, nil, err
+			return runPlan{}, err
 		}
 		examples = []Example{ex}
 	}
 	if req.SessionID == 0 {
-		return Run{}, nil, nil, Errorf(EInvalid, "Pick a connected session to run on.")
+		return runPlan{}, Errorf(EInvalid, "Pick a connected session to run on.")
 	}
 	if len(examples) == 0 {
-		return Run{}, nil, nil, Errorf(EInvalid, "The collection has no examples to run.")
+		return runPlan{}, Errorf(EInvalid, "The collection has no examples to run.")
 	}
 	vars, envName, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
-		return Run{}, nil, nil, err
+		return runPlan{}, err
 	}
 	s.caller.HideValues(req.SessionID, secrets)
 	sess, err := s.sessions.GetSession(ctx, req.SessionID)
 	if err != nil {
-		return Run{}, nil, nil, err
+		return runPlan{}, err
 	}
 	run, err := s.store.CreateRun(ctx, Run{CollectionID: req.CollectionID, SessionID: req.SessionID, ServerName: sess.ServerName,
 		Environment: envName, Started: time.Now(), Total: len(examples)})
-	return run, examples, vars, err
+	return runPlan{run: run, examples: examples, vars: vars, hide: Redactor{}.With(secrets...)}, err
 }
 
 // execute runs the examples of a stored run. The run is stored whole even
-// when ctx ends midway: the examples left then end as errors.
-func (s *Collections) execute(ctx context.Context, run Run, examples []Example, vars Variables, progress func(RunResult)) (Run, error) {
+// when ctx ends midway: the examples left then end as errors. Each result
+// is stored, and handed to progress, with the plan's secrets hidden: an
+// answer that echoes one would otherwise show it in a diff or a check.
+func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(RunResult)) (Run, error) {
 	store := context.WithoutCancel(ctx)
-	for _, ex := range examples {
+	run := plan.run
+	for _, ex := range plan.examples {
 		var r RunResult
 		if ctx.Err() != nil {
 			r = RunResult{ExampleID: ex.ID, ExampleName: ex.Name, Outcome: RunError, Message: "Not run: the run was stopped."}
 		} else {
-			r = s.runExample(ctx, run.SessionID, ex, vars)
+			r = plan.hide.hideInResult(s.runExample(ctx, run.SessionID, ex, plan.vars))
 		}
 		r.RunID = run.ID
 		if r.Outcome == RunPass {
@@ -307,7 +318,7 @@ func judgeSnapshot(ex Example, res CallResult) (RunOutcome, string, []jsondiff.C
 		return RunFail, fmt.Sprintf("isError is %t, expected %t.", got, ex.ExpectIsError), diff
 	}
 	if len(diff) > 0 {
-		return RunFail, fmt.Sprintf("The result differs from the snapshot (%d changes).", len(diff)), diff
+		return RunFail, fmt.Sprintf("The result differs from the snapshot (%s).", Count(len(diff), "change")), diff
 	}
 	return RunPass, "", nil
 }

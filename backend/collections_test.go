@@ -351,7 +351,8 @@ func TestExampleChecksValidate(t *testing.T) {
 }
 
 // TestCollectionRunHidesSecrets: a secret environment value sent in params,
-// and echoed back by the server, is recorded as [redacted].
+// and echoed back by the server, is recorded as [redacted], and so it reads
+// in the stored results' diffs and checks.
 func TestCollectionRunHidesSecrets(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
@@ -361,7 +362,13 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"token={{token}}"}}`),
 		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
-		Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.content[0].text", Value: json.RawMessage(`"token=tok-s3cret-42"`)}}}); err != nil {
+		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: `^token=tok-s\w+-42$`}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo it again", Method: "tools/call",
+		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"{{token}} again"}}`),
+		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`),
+		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^nothing$"}}}); err != nil {
 		t.Fatal(err)
 	}
 	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
@@ -369,8 +376,10 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID}, nil)
-	if err != nil || run.Passed != 1 {
+	var progress []backend.RunResult
+	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
+		func(r backend.RunResult) { progress = append(progress, r) })
+	if err != nil || run.Passed != 1 || run.Failed != 1 {
 		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
 		t.Fatalf("run = %+v, %v, %+v; the server must get the real value", run, err, results)
 	}
@@ -392,6 +401,16 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	}
 	if redacted != 2 {
 		t.Errorf("%d frames show token=[redacted], want the request and its echo", redacted)
+	}
+	_, results, err := cols.GetRun(ctx, col.ID, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, rs := range map[string][]backend.RunResult{"stored": results, "progress": progress} {
+		b, _ := json.Marshal(rs)
+		if strings.Contains(string(b), "tok-s3cret-42") || !strings.Contains(string(b), "[redacted] again") {
+			t.Errorf("%s results hold the secret, or not its redacted echo: %s", what, b)
+		}
 	}
 }
 

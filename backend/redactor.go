@@ -113,6 +113,34 @@ func (r Redactor) Frame(f mcpclient.Frame) mcpclient.Frame {
 	return f
 }
 
+// hideInResult returns a run result with the secret values replaced in its
+// message, its diff's values and its checks' messages.
+func (r Redactor) hideInResult(res RunResult) RunResult {
+	if len(r.values) == 0 {
+		return res
+	}
+	res.Message = r.withoutValues(res.Message)
+	res.Diff = slices.Clone(res.Diff)
+	for i, c := range res.Diff {
+		c.Old, c.New = r.hideInJSON(c.Old), r.hideInJSON(c.New)
+		res.Diff[i] = c
+	}
+	res.Checks = slices.Clone(res.Checks)
+	for i := range res.Checks {
+		res.Checks[i].Message = r.withoutValues(res.Checks[i].Message)
+	}
+	return res
+}
+
+// hideInJSON replaces the secret values in a JSON text; it stays valid
+// JSON, since a value is replaced within a string as it reads there.
+func (r Redactor) hideInJSON(raw json.RawMessage) json.RawMessage {
+	if !r.holdsValue(raw) {
+		return raw
+	}
+	return json.RawMessage(r.withoutValues(string(raw)))
+}
+
 // mayChange reports whether Text could change body.
 func (r Redactor) mayChange(body []byte) bool {
 	return bytes.Contains(body, []byte("://")) || r.holdsValue(body)

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -43,17 +42,9 @@ func shortJSON(raw []byte) string {
 // revisionCounts says how many items of each kind a listing has.
 func revisionCounts(l backend.InterfaceListing) string {
 	return strings.Join([]string{
-		count(len(l.Tools), "tool"),
-		count(len(l.Resources), "resource"),
-		count(len(l.ResourceTemplates), "resource template"),
-		count(len(l.Prompts), "prompt"),
+		backend.Count(len(l.Tools), "tool"),
+		backend.Count(len(l.Resources), "resource"),
+		backend.Count(len(l.ResourceTemplates), "resource template"),
+		backend.Count(len(l.Prompts), "prompt"),
 	}, ", ")
-}
-
-// count says "1 tool", "2 tools".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

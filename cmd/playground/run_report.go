@@ -95,7 +95,7 @@ func (rep *runReport) ok() bool {
 // verdict is the summary: "3 passed, 1 failed, 0 errors in 1.2s", and
 // whether the interface drifted.
 func (rep *runReport) verdict() string {
-	s := fmt.Sprintf("%d passed, %d failed, %s in %s", rep.Passed, rep.Failed, count(rep.Errors, "error"), roundDuration(rep.Duration))
+	s := fmt.Sprintf("%d passed, %d failed, %s in %s", rep.Passed, rep.Failed, backend.Count(rep.Errors, "error"), roundDuration(rep.Duration))
 	if len(rep.Drift) > 0 {
 		s += "; the interface drifted"
 	}
@@ -107,7 +107,7 @@ func (rep *runReport) verdict() string {
 func (rep *runReport) failure() string {
 	var why []string
 	if n := rep.Failed + rep.Errors; n > 0 {
-		why = append(why, fmt.Sprintf("%d of %s did not pass", n, count(len(rep.Results), "example")))
+		why = append(why, fmt.Sprintf("%d of %s did not pass", n, backend.Count(len(rep.Results), "example")))
 	}
 	if len(rep.Drift) > 0 {
 		why = append(why, "the interface drifted")
@@ -118,20 +118,12 @@ func (rep *runReport) failure() string {
 	return strings.Join(why, "; ")
 }
 
-// count is n and noun, plural unless n is 1: "0 errors", "1 error".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 func (rep *runReport) printStart(w io.Writer, examples int) {
 	env := ""
 	if rep.Environment != "" {
 		env = fmt.Sprintf(" with environment %q", rep.Environment)
 	}
-	fmt.Fprintf(w, "Running %q (%s) on %s%s\n", rep.Collection, count(examples, "example"), rep.Server, env)
+	fmt.Fprintf(w, "Running %q (%s) on %s%s\n", rep.Collection, backend.Count(examples, "example"), rep.Server, env)
 }
 
 func (rep *runReport) printSummary(w io.Writer) {

@@ -188,7 +188,7 @@ func TestRunReportJUnit(t *testing.T) {
 	rep := &runReport{Collection: col, Duration: 1500 * time.Millisecond, Results: []reportResult{}}
 	rep.add(backend.RunResult{ExampleName: "echo", Outcome: backend.RunPass, Latency: 12 * time.Millisecond})
 	rep.add(backend.RunResult{ExampleName: "sum <a&b>", Outcome: backend.RunFail, Latency: 250 * time.Millisecond,
-		Message: `The result differs from the snapshot (1 changes).`,
+		Message: `The result differs from the snapshot (1 change).`,
 		Diff:    []jsondiff.Change{{Path: "/content/0/text", Kind: jsondiff.Changed, Old: json.RawMessage(`"5"`), New: json.RawMessage(`"<6>\u0007"`)}},
 		Checks: []backend.CheckResult{
 			{Assertion: backend.Assertion{Kind: backend.AssertExists, Path: "$.content"}, Passed: true},
@@ -228,7 +228,7 @@ func TestRunReportJUnit(t *testing.T) {
 	if fail.Failure == nil || fail.Error != nil || fail.Time != "0.250" {
 		t.Fatalf("failed case: %+v", fail)
 	}
-	if fail.Failure.Type != "fail" || fail.Failure.Message != "The result differs from the snapshot (1 changes)." {
+	if fail.Failure.Type != "fail" || fail.Failure.Message != "The result differs from the snapshot (1 change)." {
 		t.Errorf("failure %+v", fail.Failure)
 	}
 	wantText := "/content/0/text: \"5\" → \"<6>\\u0007\"\nassertion failed: $.content[0].text matches /^5$/: $.content[0].text is \"<6>\""
