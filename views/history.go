@@ -115,8 +115,10 @@ type ExchangeCopies struct {
 type ExchangePageData struct {
 	Entry  backend.HistoryEntry
 	Copies ExchangeCopies
-	// Live are the sessions the request can be replayed on.
+	// Live are the sessions the request can be replayed on; Idle the
+	// registered servers without one, which a replay connects first.
 	Live []backend.Session
+	Idle []backend.Server
 }
 
 // jsonFold is a JSON value shown with folding: an object as its members,

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"context"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -96,7 +99,42 @@ func (s *Server) showExchange(c echo.Context) error {
 		}
 	}
 	d := views.ExchangePageData{Entry: e, Copies: exchangeCopies(e, server), Live: s.deps.Pool.LiveSessions()}
+	if d.Idle, err = s.idleServers(ctx, d.Live); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.ExchangePage(page(c, e.Request.Method+" · exchange "+itoa(requestID)), d))
+}
+
+// replayTarget is the live session a replay form names: "ID" of a live
+// session, or "server:ID" of a registered server, connected for it.
+func (s *Server) replayTarget(ctx context.Context, value string) (int64, error) {
+	if id, ok := strings.CutPrefix(value, "server:"); ok {
+		serverID, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return 0, backend.Errorf(backend.EInvalid, "Choose a server or a connected session to send the request on.")
+		}
+		sess, err := s.deps.Pool.Connect(ctx, serverID)
+		if err != nil {
+			return 0, backend.Errorf(backend.EUnavailable, "The server could not be connected: %s", backend.ErrorMessageOf(err))
+		}
+		return sess.ID, nil
+	}
+	sessionID, err := strconv.ParseInt(value, 10, 64)
+	if err != nil {
+		return 0, backend.Errorf(backend.EInvalid, "Choose a server or a connected session to send the request on.")
+	}
+	return sessionID, nil
+}
+
+// idleServers are the registered servers without one of the live sessions.
+func (s *Server) idleServers(ctx context.Context, live []backend.Session) ([]backend.Server, error) {
+	servers, err := s.deps.Registry.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(servers, func(srv backend.Server) bool {
+		return slices.ContainsFunc(live, func(l backend.Session) bool { return l.ServerID == srv.ID })
+	}), nil
 }
 
 // replayExchange sends an exchange's request again on the live session the
@@ -111,10 +149,6 @@ func (s *Server) replayExchange(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	target, err := strconv.ParseInt(c.FormValue("session"), 10, 64)
-	if err != nil {
-		return render(c, http.StatusOK, views.ReplayFailed("Choose a connected session to send the request on."))
-	}
 	ctx := c.Request().Context()
 	e, err := s.deps.History.GetExchange(ctx, sessionID, requestID)
 	if err != nil {
@@ -122,6 +156,10 @@ func (s *Server) replayExchange(c echo.Context) error {
 	}
 	if e.Response.ID == 0 {
 		return render(c, http.StatusOK, views.ReplayFailed("This request got no answer to compare with."))
+	}
+	target, err := s.replayTarget(ctx, c.FormValue("session"))
+	if err != nil {
+		return render(c, http.StatusOK, views.ReplayFailed(backend.ErrorMessageOf(err)))
 	}
 	r, err := s.deps.Collections.Replay(ctx, e.Response.ID, target)
 	if err != nil {

@@ -173,6 +173,23 @@ func TestReplayExchange(t *testing.T) {
 	if r := replay("x"); !strings.Contains(r.Body, `data-testid="replay-error"`) {
 		t.Errorf("replay without a session:\n%s", r.Body)
 	}
+
+	// A registered server without a session is connected for the replay.
+	idle := d.MustAPIServer(t, map[string]any{"name": "sdk again", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	gone := d.MustAPIServer(t, map[string]any{"name": "gone", "transport": "http", "url": "http://127.0.0.1:1/mcp"})
+	page = d.get(t, m[1])
+	if !strings.Contains(page.Body, fmt.Sprintf(`value="server:%d"`, idle.ID)) || strings.Contains(page.Body, fmt.Sprintf(`value="server:%d"`, sdk.ID)) {
+		t.Errorf("the permalink does not offer the idle server alone to connect:\n%s", page.Body)
+	}
+	if r := replay(fmt.Sprintf("server:%d", idle.ID)); !strings.Contains(r.Body, `data-outcome="pass"`) {
+		t.Errorf("replay on an idle server:\n%s", r.Body)
+	}
+	if r := replay(fmt.Sprintf("server:%d", gone.ID)); !strings.Contains(r.Body, `data-testid="replay-error"`) || !strings.Contains(r.Body, "could not be connected") {
+		t.Errorf("replay on a server that cannot be reached:\n%s", r.Body)
+	}
+	if r := replay("server:x"); !strings.Contains(r.Body, `data-testid="replay-error"`) {
+		t.Errorf("replay on a malformed server:\n%s", r.Body)
+	}
 	if r := d.htmxPost(t, m[1]+"/replay", "", url.Values{"session": {fmt.Sprint(sess.ID)}}); strings.Contains(r.Body, "run-result") {
 		t.Errorf("a replay without the CSRF token ran: %d", r.Status)
 	}
