@@ -220,10 +220,11 @@ func sameSlice(a, b []backend.Tool) bool {
 // the schema's defaults.
 func toolView(t backend.Tool) views.ToolView {
 	form := schemaform.Parse(t.InputSchema)
+	hints := parseToolHints(t.Annotations)
 	return views.ToolView{
-		Name: t.Name, Title: t.Title, Description: t.Description, Badges: toolBadges(t.Annotations),
+		Name: t.Name, Title: t.Title, Description: t.Description, Badges: toolBadges(hints),
 		InputSchema: prettyJSON(t.InputSchema), Form: form, Values: form.Defaults(),
-		TaskSupport: t.TaskSupport(),
+		TaskSupport: t.TaskSupport(), Destructive: hints.destructive(),
 	}
 }
 

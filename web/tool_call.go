@@ -30,7 +30,10 @@ const (
 // timeout (_timeout, in seconds) or toolCallTimeout. A tool that runs as a
 // task (backend.Pool.RunsAsTask: taskSupport required, or optional and the
 // form's TaskField ticked) is followed to its end, and the card names the
-// task. The card it answers with carries a fresh id.
+// task. A destructive tool (toolHints.destructive) is called only when the
+// form carries views.ConfirmField=yes; without it nothing is sent and the
+// card opens its confirmation step with views.ConfirmMessage. The card it
+// answers with carries a fresh id.
 func (s *Server) callTool(c echo.Context) error {
 	sessionID, err := idParam(c)
 	if err != nil {
@@ -66,6 +69,12 @@ func (s *Server) callTool(c echo.Context) error {
 		callID = newCallID() // a form from elsewhere: the call cannot be cancelled
 	} else if !validCallID(callID) {
 		return backend.Errorf(backend.EInvalid, "The form's call id is not valid; reload the page.")
+	}
+	if view.Destructive && c.FormValue(views.ConfirmField) != "yes" {
+		if fieldErrs == nil {
+			fieldErrs = map[string]string{}
+		}
+		fieldErrs[views.ConfirmField] = views.ConfirmMessage
 	}
 	if len(fieldErrs) > 0 {
 		view.Errors = fieldErrs

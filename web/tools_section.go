@@ -50,7 +50,11 @@ func (s *Server) showTools(c echo.Context) error {
 			if open < 0 {
 				open = i
 			}
-			links = append(links, views.ItemLink{Name: t.Name, Title: t.Title, Description: t.Description, Href: base + "/" + url.PathEscape(t.Name), Active: i == open})
+			link := views.ItemLink{Name: t.Name, Title: t.Title, Description: t.Description, Href: base + "/" + url.PathEscape(t.Name), Active: i == open}
+			if t.Destructive {
+				link.Badges = []string{"destructive"}
+			}
+			links = append(links, link)
 		}
 		list := views.ItemList("tools", base, query, links, len(cached))
 		if open < 0 {

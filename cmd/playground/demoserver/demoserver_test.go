@@ -106,7 +106,7 @@ func TestToolSchemas(t *testing.T) {
 	for _, tool := range res.Tools {
 		tools[tool.Name] = tool
 	}
-	wantNames := []string{"echo", "add", "greet", "create_user", "weather", "tiny_image", "fail", "protocol_error", "slow", "ask_name", "summarize", "log", "plan_trip", "toggle_bonus", "rich_result", "big_result"}
+	wantNames := []string{"echo", "add", "greet", "create_user", "weather", "tiny_image", "fail", "protocol_error", "slow", "ask_name", "summarize", "log", "plan_trip", "toggle_bonus", "rich_result", "big_result", "delete_note"}
 	for _, name := range wantNames {
 		if tools[name] == nil {
 			t.Errorf("tool %q not listed", name)

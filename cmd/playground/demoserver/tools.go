@@ -124,7 +124,8 @@ func addTools(s *mcp.Server) {
 		InputSchema: protocolErrorSchema}, protocolError)
 	addSessionTools(s)
 	addTripTools(s)
-	addResultTools(s) // tools_results.go
+	addResultTools(s)      // tools_results.go
+	addDestructiveTools(s) // tools_destructive.go
 }
 
 type echoIn struct {
