@@ -25,8 +25,8 @@ import (
 
 // DB is an open playground database. It is safe for concurrent use.
 type DB struct {
-	db    *sqlx.DB
-	aead  cipher.AEAD // seals secrets (secrets.go)
+	db   *sqlx.DB
+	aead cipher.AEAD // seals secrets (secrets.go)
 	// lock is the shared lock on PATH.lock held until Close (keylock_unix.go).
 	lock  *os.File
 	stmts frameStatements
