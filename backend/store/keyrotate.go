@@ -142,7 +142,8 @@ func stageKeyFile(file string, key []byte) error {
 // reseal re-seals with next every sealed value of every table, in one
 // transaction, calls beforeCommit, and commits. secure_delete zeroes what
 // the old values leave in free space, and the WAL is emptied after the
-// commit, so that the old ciphertexts are gone from the files.
+// commit, so that the old ciphertexts are gone from the files. d keeps
+// the old key: it is to be closed after.
 func (d *DB) reseal(ctx context.Context, next cipher.AEAD, beforeCommit func() error) (Rotation, error) {
 	conn, err := d.db.Connx(ctx)
 	if err != nil {
@@ -173,7 +174,6 @@ func (d *DB) reseal(ctx context.Context, next cipher.AEAD, beforeCommit func() e
 	if _, err := conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return rot, fmt.Errorf("store: rotate: checkpoint: %w", err)
 	}
-	d.aead = next
 	return rot, nil
 }
 
