@@ -69,13 +69,18 @@ func runKey(ctx context.Context, args []string, getenv func(string) string, stdo
 		return usageError("key rotate: %w", err)
 	}
 	var publish func([]byte) error
+	published := false
 	if src.Key != nil {
 		publish = func(key []byte) error {
+			published = true
 			_, err := fmt.Fprintln(stdout, store.EncodeKey(key))
 			return err
 		}
 	}
 	rot, err := store.RotateKey(ctx, *db, src, publish)
+	if err != nil && published {
+		return fmt.Errorf("key rotate: %w; the database still uses the old key: discard the printed one", err)
+	}
 	if err != nil {
 		return fmt.Errorf("key rotate: %w", err)
 	}
