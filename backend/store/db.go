@@ -47,8 +47,6 @@ type Option func(*openOptions)
 type openOptions struct {
 	connPragmas func() []string
 	key         KeySource
-	// lockHeld: the caller holds the database's lock (RotateKey).
-	lockHeld bool
 }
 
 // WithConnectionPragmas is a test hook. Every new connection runs the
@@ -100,27 +98,23 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if err := makePrivate(path); err != nil {
 		return nil, err
 	}
-	var lock *os.File
-	if !o.lockHeld {
-		var err error
-		if lock, err = lockFile(path, false); errors.Is(err, errInUse) {
-			return nil, fmt.Errorf("store: %s is locked: its secret key is being rotated", path)
-		} else if err != nil {
-			return nil, err
-		}
+	lock, err := lockFile(path, false)
+	if errors.Is(err, errInUse) {
+		return nil, fmt.Errorf("store: %s is locked: its secret key is being rotated", path)
+	} else if err != nil {
+		return nil, err
 	}
 	d, err := openLocked(ctx, path, o)
 	if err != nil {
-		if lock != nil {
-			lock.Close()
-		}
+		lock.Close()
 		return nil, err
 	}
 	d.lock = lock
 	return d, nil
 }
 
-// openLocked is Open once the database's lock is held.
+// openLocked is Open once the database's lock is held (by Open, or
+// exclusively by RotateKey); the DB it returns does not release it.
 func openLocked(ctx context.Context, path string, o openOptions) (*DB, error) {
 	dsn := DSN(path)
 	var err error

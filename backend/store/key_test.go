@@ -230,25 +230,6 @@ func TestRotateKeyGivenAsText(t *testing.T) {
 	})
 }
 
-// TestRotateRefusesDatabaseInUse: a database that another DB has open (a
-// running dashboard) is not rotated, and its key is left as it was.
-func TestRotateRefusesDatabaseInUse(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "playground.db")
-	d := MustOpenPath(t, path)
-	key := readKey(t, path+".key")
-	_, err := RotateKey(testContext(t), path, KeySource{}, nil)
-	if err == nil || !strings.Contains(err.Error(), "is in use (is the dashboard running?)") {
-		t.Errorf("RotateKey on an open database = %v, want in use", err)
-	}
-	if !bytes.Equal(readKey(t, path+".key"), key) {
-		t.Error("the key file changed")
-	}
-	d.Close()
-	if _, err := RotateKey(testContext(t), filepath.Join(t.TempDir(), "none.db"), KeySource{}, nil); err == nil || !strings.Contains(err.Error(), "no database") {
-		t.Errorf("RotateKey on a missing database = %v", err)
-	}
-}
-
 // TestOpenRecoversInterruptedRotation: the key file states a crash during
 // rotation leaves are repaired by Open.
 func TestOpenRecoversInterruptedRotation(t *testing.T) {

@@ -75,7 +75,7 @@ func RotateKey(ctx context.Context, path string, src KeySource, publish func(key
 		return Rotation{}, err
 	}
 	defer lock.Close()
-	d, err := openLocked(ctx, path, openOptions{key: src, lockHeld: true})
+	d, err := openLocked(ctx, path, openOptions{key: src})
 	if err != nil {
 		return Rotation{}, err
 	}
