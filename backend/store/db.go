@@ -25,8 +25,10 @@ import (
 
 // DB is an open playground database. It is safe for concurrent use.
 type DB struct {
-	db    *sqlx.DB
-	aead  cipher.AEAD // encrypts server env and header values
+	db   *sqlx.DB
+	aead cipher.AEAD // seals secrets (secrets.go)
+	// lock is the shared lock on PATH.lock held until Close (keylock_unix.go).
+	lock  *os.File
 	stmts frameStatements
 	// indexer fills history search's index in the background.
 	indexer *historyIndexer
@@ -44,6 +46,7 @@ type Option func(*openOptions)
 
 type openOptions struct {
 	connPragmas func() []string
+	key         KeySource
 }
 
 // WithConnectionPragmas is a test hook. Every new connection runs the
@@ -73,13 +76,17 @@ func DSN(path string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// Open opens (creating if needed) the SQLite file at path and its secret key
-// file (path + ".key"), applies every pending migration, and seals the
+// Open opens (creating if needed) the SQLite file at path, applies every
+// pending migration, loads the secret key (by default from the key file
+// path + ".key"; WithKey) and refuses it when it does not open the
+// database's secrets (loadKey: an error wrapping ErrWrongKey), seals the
 // plaintext secrets that older versions stored (sealOlderPlaintext), and
 // starts indexing recorded exchanges for history search in the background
 // (IndexHistory) until Close. Connections
 // have the settings of DSN. The database file, its -wal and -shm files and
-// the key file are readable and writable by their owner alone (mode 0600).
+// the key file are readable and writable by their owner alone (mode 0600);
+// a key file that is not is refused. Open fails while RotateKey runs on the
+// database.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" || strings.HasPrefix(path, ":memory:") {
 		return nil, fmt.Errorf("store: a database file path is required")
@@ -88,14 +95,29 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	aead, err := loadOrCreateKey(keyPath(path))
-	if err != nil {
-		return nil, err
-	}
 	if err := makePrivate(path); err != nil {
 		return nil, err
 	}
+	lock, err := lockFile(path, false)
+	if errors.Is(err, errInUse) {
+		return nil, fmt.Errorf("store: %s is locked: its secret key is being rotated", path)
+	} else if err != nil {
+		return nil, err
+	}
+	d, err := openLocked(ctx, path, o)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	d.lock = lock
+	return d, nil
+}
+
+// openLocked is Open once the database's lock is held (by Open, or
+// exclusively by RotateKey); the DB it returns does not release it.
+func openLocked(ctx context.Context, path string, o openOptions) (*DB, error) {
 	dsn := DSN(path)
+	var err error
 	var sdb *sqlx.DB
 	if o.connPragmas != nil {
 		sdb = sqlx.NewDb(sql.OpenDB(pragmaConnector{dsn: dsn, driver: &sqlite3.SQLiteDriver{ConnectHook: func(conn *sqlite3.SQLiteConn) error {
@@ -114,12 +136,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	d := &DB{db: sdb, aead: aead}
+	d := &DB{db: sdb}
 	if err := d.requireFTS5(ctx); err != nil {
 		sdb.Close()
 		return nil, err
 	}
 	if err := d.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	if err := d.loadKey(ctx, path, o.key); err != nil {
 		sdb.Close()
 		return nil, err
 	}
@@ -133,7 +159,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 
 // makePrivate creates the database file at path with mode 0600 when it
 // does not exist, whatever the umask, and takes every group and other
-// permission away from it, its -wal and -shm files and its key file when
+// permission away from it and its -wal and -shm files when
 // they have some (as files made by older versions do). SQLite creates the
 // -wal and -shm files with the mode of the database file, so they are
 // private too. A file the process may not change (it belongs to another
@@ -152,7 +178,7 @@ func makePrivate(path string) error {
 	case !errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("store: create %s: %w", path, err)
 	}
-	for _, p := range []string{path, path + "-wal", path + "-shm", keyPath(path)} {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		info, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -186,7 +212,13 @@ func (c pragmaConnector) Driver() driver.Driver { return c.driver }
 func (d *DB) Close() error {
 	d.indexer.stop()
 	d.stmts.close()
-	return d.db.Close()
+	err := d.db.Close()
+	if d.lock != nil {
+		if lerr := d.lock.Close(); !errors.Is(lerr, os.ErrClosed) && err == nil {
+			err = lerr
+		}
+	}
+	return err
 }
 
 // requireFTS5 fails when this build's SQLite lacks FTS5, which history

@@ -697,13 +697,17 @@ func TestServerSecretsEncryptedAtRest(t *testing.T) {
 		}
 		other := filepath.Join(t.TempDir(), "copy.db")
 		copyFile(t, path, other)
-		d3 := MustOpenPath(t, other) // no key file beside it: a new key is made
-		_, err := d3.GetServer(ctx, sid)
-		if err == nil {
-			t.Fatal("servers were readable with another key")
+		key, err := newKey()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if backend.ErrorCodeOf(err) == backend.ENotFound {
-			t.Errorf("a decryption failure reported as not found: %v", err)
+		d3, err := Open(ctx, other, WithKey(KeySource{Key: key}))
+		if err == nil {
+			d3.Close()
+			t.Fatal("Open succeeded with another key")
+		}
+		if !errors.Is(err, ErrWrongKey) || !strings.Contains(err.Error(), "this key does not open this database's secrets") {
+			t.Errorf("Open with another key: %v, want ErrWrongKey", err)
 		}
 	})
 

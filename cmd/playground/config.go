@@ -7,14 +7,17 @@ import (
 	"io"
 	"net"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend/store"
 )
 
 // Config is everything `playground serve` is told by flags and environment.
 type Config struct {
-	Addr         string   // listen address
-	AppsAddr     string   // listen address of the apps origin (MCP Apps' pages)
-	DB           string   // SQLite file
-	AllowedHosts []string // extra Host header values to accept
+	Addr         string          // listen address
+	AppsAddr     string          // listen address of the apps origin (MCP Apps' pages)
+	DB           string          // SQLite file
+	AllowedHosts []string        // extra Host header values to accept
+	Key          store.KeySource // where the secret key comes from (keySource)
 }
 
 // parseServeConfig reads flags, falling back to PLAYGROUND_* environment
@@ -28,8 +31,13 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 		"listen address of the apps origin, which serves MCP Apps' HTML apart from the dashboard; port 0 picks a free port (env PLAYGROUND_APPS_ADDR)")
 	fs.StringVar(&cfg.DB, "db", envOr(getenv, "PLAYGROUND_DB", "./playground.db"), "SQLite database file (env PLAYGROUND_DB)")
 	hosts := fs.String("allow-host", getenv("PLAYGROUND_ALLOW_HOSTS"), "comma-separated extra Host names to answer to, e.g. playground.internal:8080 (env PLAYGROUND_ALLOW_HOSTS)")
+	keyFile := keyFileFlag(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
+	}
+	var err error
+	if cfg.Key, err = keySource(*keyFile, getenv); err != nil {
+		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))

@@ -31,6 +31,7 @@ Commands:
                 the client the official MCP conformance suite runs
   call          send one request to an MCP server and print the result
   run FILE      run a collection file's examples on an MCP server (for CI)
+  key rotate    give the database's secrets a new key (dashboard stopped)
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -54,6 +55,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdout, stderr)
 	case "run":
 		return runRun(ctx, args, os.Getenv, stdout, stderr)
+	case "key":
+		return runKey(ctx, args, os.Getenv, stdout, stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -37,7 +37,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
-	db, err := store.Open(ctx, cfg.DB)
+	db, err := store.Open(ctx, cfg.DB, store.WithKey(cfg.Key))
 	if err != nil {
 		return err
 	}
