@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mcp-playground/playground/backend/store"
 )
 
 const runUsage = `Usage: playground run FILE (--server NAME | --url URL | --sse URL | --stdio 'CMD ARGS') [flags]
@@ -45,6 +47,7 @@ type runConfig struct {
 	// empty, target names the server.
 	Server string
 	DB     string
+	Key    store.KeySource // the key of DB's secrets (keySource), with Server
 	target
 	Env         string            // the file's environment to run with; "" for none
 	Vars        map[string]string // --var values
@@ -107,6 +110,7 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 	tf.register(fs)
 	fs.StringVar(&cfg.Server, "server", "", "run on the server of this name registered in the dashboard database")
 	fs.StringVar(&cfg.DB, "db", envOr(getenv, "PLAYGROUND_DB", "./playground.db"), "the dashboard's SQLite database, read for --server (env PLAYGROUND_DB)")
+	keyFile := keyFileFlag(fs, getenv)
 	fs.StringVar(&cfg.Env, "env", "", "run with the file's environment of this name")
 	fs.Var(varFlag(cfg.Vars), "var", "`NAME=VALUE` of a variable, over the environment's; repeatable")
 	fs.StringVar(&cfg.JUnit, "junit", "", "write a JUnit XML report to this `FILE`, also when the run fails")
@@ -141,6 +145,12 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 	}
 	if cfg.Server != "" && cfg.DB == "" {
 		return cfg, usageError("run: --server needs the dashboard database: give --db")
+	}
+	if cfg.Server == "" {
+		return cfg, nil
+	}
+	if cfg.Key, err = keySource(*keyFile, getenv); err != nil {
+		return cfg, &exitError{code: 2, err: fmt.Errorf("run: %w", err)}
 	}
 	return cfg, nil
 }

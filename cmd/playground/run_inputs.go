@@ -103,7 +103,7 @@ func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string,
 		}
 		return srv, label, nil
 	}
-	srv, err := dashboardServer(ctx, cfg.DB, cfg.Server)
+	srv, err := dashboardServer(ctx, cfg.DB, cfg.Key, cfg.Server)
 	if err != nil {
 		return srv, "", err
 	}
@@ -120,12 +120,12 @@ func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string,
 }
 
 // dashboardServer reads the server called name, with its secrets, from
-// the dashboard database at path, which must exist.
-func dashboardServer(ctx context.Context, path, name string) (backend.Server, error) {
+// the dashboard database at path, which must exist, opened with key.
+func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, error) {
 	if _, err := os.Stat(path); err != nil {
 		return backend.Server{}, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
 	}
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, path, store.WithKey(key))
 	if err != nil {
 		return backend.Server{}, usageError("run: --server %q: %w", name, err)
 	}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/jsondiff"
+	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -310,5 +313,30 @@ func TestRunOutputRedactor(t *testing.T) {
 	want := `/x: "[redacted]" → "[redacted]" by alice-the-user` + "\n"
 	if out.String() != want {
 		t.Errorf("wrote %q, want %q", out.String(), want)
+	}
+}
+
+// TestRunDashboardServerKey: --server reads a dashboard database whose key
+// is kept elsewhere with that key, and a database it cannot open is a
+// usage error.
+func TestRunDashboardServerKey(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, keyFile := filepath.Join(dir, "playground.db"), filepath.Join(dir, "elsewhere.key")
+	db, err := store.Open(ctx, path, store.WithKey(store.KeySource{File: keyFile}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateServer(ctx, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp",
+		Headers: map[string]string{"Authorization": "Bearer dashboard-s3cret"}}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	srv, err := dashboardServer(ctx, path, store.KeySource{File: keyFile}, "remote")
+	if err != nil || srv.Headers["Authorization"] != "Bearer dashboard-s3cret" {
+		t.Errorf("with the key: %+v, %v", srv, err)
+	}
+	if _, err := dashboardServer(ctx, path, store.KeySource{}, "remote"); exitStatus(err) != 2 {
+		t.Errorf("without the key: %v (exit %d), want a usage error", err, exitStatus(err))
 	}
 }
