@@ -41,4 +41,3 @@ func TestRotateRefusesDatabaseInUse(t *testing.T) {
 		t.Errorf("RotateKey on a missing database = %v", err)
 	}
 }
-
