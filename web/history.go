@@ -72,22 +72,28 @@ func historyQueryOf(d views.HistoryPageData) (backend.HistoryQuery, error) {
 	return q, nil
 }
 
+// pathExchange reads the exchange that the :id (session) and :exchange
+// (its request frame) path parameters name.
+func (s *Server) pathExchange(c echo.Context) (backend.HistoryEntry, error) {
+	sessionID, err := idParam(c)
+	if err != nil {
+		return backend.HistoryEntry{}, err
+	}
+	requestID, err := pathID(c, "exchange")
+	if err != nil {
+		return backend.HistoryEntry{}, err
+	}
+	return s.deps.History.GetExchange(c.Request().Context(), sessionID, requestID)
+}
+
 // showExchange is an exchange's permalink page: /sessions/:id/exchanges/:exchange,
 // the exchange named by its request frame's id.
 func (s *Server) showExchange(c echo.Context) error {
-	sessionID, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	requestID, err := pathID(c, "exchange")
+	e, err := s.pathExchange(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	e, err := s.deps.History.GetExchange(ctx, sessionID, requestID)
-	if err != nil {
-		return err
-	}
 	var server *backend.Server
 	if e.Session.ServerID != 0 {
 		sv, err := s.deps.Registry.Get(ctx, e.Session.ServerID)
@@ -102,7 +108,7 @@ func (s *Server) showExchange(c echo.Context) error {
 	if d.Idle, err = s.idleServers(ctx, d.Live); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ExchangePage(page(c, e.Request.Method+" · exchange "+itoa(requestID)), d))
+	return render(c, http.StatusOK, views.ExchangePage(page(c, e.Request.Method+" · exchange "+itoa(e.ExchangeID())), d))
 }
 
 // replayTarget is the live session a replay form names: "ID" of a live
@@ -141,19 +147,11 @@ func (s *Server) idleServers(ctx context.Context, live []backend.Session) ([]bac
 // form names and answers with the new answer judged against the recorded
 // one, or with why nothing was sent.
 func (s *Server) replayExchange(c echo.Context) error {
-	sessionID, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	requestID, err := pathID(c, "exchange")
+	e, err := s.pathExchange(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	e, err := s.deps.History.GetExchange(ctx, sessionID, requestID)
-	if err != nil {
-		return err
-	}
 	if e.Response.ID == 0 {
 		return render(c, http.StatusOK, views.ReplayFailed("This request got no answer to compare with."))
 	}
