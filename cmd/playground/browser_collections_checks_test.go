@@ -26,14 +26,7 @@ func TestBrowserCollectionChecks(t *testing.T) {
 
 	saveCall := func(tool, name string, args map[string]string, first bool) {
 		t.Helper()
-		card := e2eCard(tool)
-		p.openTool(tool)
-		for k, v := range args {
-			p.setValue(card+` [name="arg.`+k+`"]`, v)
-		}
-		p.submitTool(tool)
-		p.wantOutcome(tool, "result")
-		p.saveToCollection(card+` [data-testid="save-to-collection"]`, "Checks", name, first)
+		p.saveToCollection(p.callForSaving(tool, args), "Checks", name, first)
 	}
 	saveCall("weather", "Paris weather", map[string]string{"city": "Paris"}, true)
 	saveCall("slow", "slow", map[string]string{"seconds": "2", "steps": "1"}, false)

@@ -2,6 +2,21 @@ package main
 
 import "github.com/chromedp/chromedp"
 
+// callForSaving calls tool from its card with args (argument name →
+// value typed into its field), waits for its result and returns the
+// selector of the card's Save to collection control.
+func (p *e2ePage) callForSaving(tool string, args map[string]string) string {
+	p.t.Helper()
+	card := e2eCard(tool)
+	p.openTool(tool)
+	for k, v := range args {
+		p.setValue(card+` [name="arg.`+k+`"]`, v)
+	}
+	p.submitTool(tool)
+	p.wantOutcome(tool, "result")
+	return card + ` [data-testid="save-to-collection"]`
+}
+
 // fillSaveToCollection opens the Save to collection control save (a
 // selector for it within a tool card or an exchange's page) and fills it
 // in: the collection typed as a new one when isNew, else picked from the

@@ -23,13 +23,7 @@ func TestBrowserCollectionImportExport(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
-	weather := e2eCard("weather")
-
-	p.openTool("weather")
-	p.setValue(weather+` [name="arg.city"]`, "Paris")
-	p.submitTool("weather")
-	p.wantOutcome("weather", "result")
-	save := weather + ` [data-testid="save-to-collection"]`
+	save := p.callForSaving("weather", map[string]string{"city": "Paris"})
 	p.saveToCollection(save, "Smoke", "Paris weather", true)
 	p.do("open the collection", "main",
 		chromedp.Click(chromedp.CSS(save+` [data-testid="saved-collection-link"]`)),

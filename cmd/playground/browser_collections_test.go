@@ -18,14 +18,8 @@ func TestBrowserCollections(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
-	weather := e2eCard("weather")
+	save := p.callForSaving("weather", map[string]string{"city": "Paris"})
 
-	p.openTool("weather")
-	p.setValue(weather+` [name="arg.city"]`, "Paris")
-	p.submitTool("weather")
-	p.wantOutcome("weather", "result")
-
-	save := weather + ` [data-testid="save-to-collection"]`
 	p.fillSaveToCollection(save, "Smoke", "Paris weather", true)
 	if shots != "" {
 		p.screenshot(shots, "collections-save", save)
