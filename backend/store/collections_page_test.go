@@ -24,20 +24,8 @@ func TestCollectionListingsPage(t *testing.T) {
 		}
 		col = c
 	}
-	var names []string
-	for after := ""; ; {
-		page, err := d.ListCollectionsPage(ctx, after, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(page) == 0 {
-			break
-		}
-		for _, c := range page {
-			names = append(names, c.Name)
-		}
-		after = page[len(page)-1].Name
-	}
+	names := walkPages(t, "", func(after string) ([]backend.Collection, error) { return d.ListCollectionsPage(ctx, after, 2) },
+		func(c backend.Collection) string { return c.Name }, func(c backend.Collection) string { return c.Name })
 	if got := fmt.Sprint(names); got != "[a b c d e]" {
 		t.Errorf("collections paged: %s", got)
 	}
@@ -57,40 +45,37 @@ func TestCollectionListingsPage(t *testing.T) {
 	if err := d.MoveExample(ctx, col.ID, 5, true); err != nil { // ex4 before ex3
 		t.Fatal(err)
 	}
-	var exNames []string
-	for after := 0; ; {
-		page, err := d.ListExamplesPage(ctx, col.ID, after, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(page) == 0 {
-			break
-		}
-		for _, e := range page {
-			exNames = append(exNames, e.Name)
-		}
-		after = page[len(page)-1].Position
-	}
+	exNames := walkPages(t, 0, func(after int) ([]backend.Example, error) { return d.ListExamplesPage(ctx, col.ID, after, 2) },
+		func(e backend.Example) int { return e.Position }, func(e backend.Example) string { return e.Name })
 	if got := fmt.Sprint(exNames); got != "[ex0 ex1 ex2 ex4 ex3]" {
 		t.Errorf("examples paged: %s", got)
 	}
 
-	var got []int64
-	for before := int64(0); ; {
-		page, err := d.ListRunsBefore(ctx, col.ID, before, 2)
+	got := walkPages(t, int64(0), func(before int64) ([]backend.Run, error) { return d.ListRunsBefore(ctx, col.ID, before, 2) },
+		func(r backend.Run) int64 { return r.ID }, func(r backend.Run) int64 { return r.ID })
+	if fmt.Sprint(got) != fmt.Sprint(runIDs) {
+		t.Errorf("runs paged: %v, want %v", got, runIDs)
+	}
+}
+
+// walkPages fetches pages from start until one is empty, each after the
+// key of the last item of the one before, and returns what show says of
+// every item in order.
+func walkPages[T any, K any, S any](t *testing.T, start K, fetch func(K) ([]T, error), key func(T) K, show func(T) S) []S {
+	t.Helper()
+	var out []S
+	for k := start; ; {
+		page, err := fetch(k)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(page) == 0 {
-			break
+			return out
 		}
-		for _, r := range page {
-			got = append(got, r.ID)
+		for _, item := range page {
+			out = append(out, show(item))
 		}
-		before = page[len(page)-1].ID
-	}
-	if fmt.Sprint(got) != fmt.Sprint(runIDs) {
-		t.Errorf("runs paged: %v, want %v", got, runIDs)
+		k = key(page[len(page)-1])
 	}
 }
 
