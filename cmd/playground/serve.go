@@ -48,6 +48,18 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		log.Info("closed sessions left open by the last run", "count", n)
 	}
 
+	accounts, err := backend.NewAccounts(db)
+	if err != nil {
+		return err
+	}
+	needsSetup, err := accounts.NeedsSetup(ctx)
+	if err != nil {
+		return err
+	}
+	if err := cfg.requireAccountsToServeOthers(needsSetup); err != nil {
+		return err
+	}
+
 	hub := backend.NewHub(0)
 	rec, err := backend.NewRecorder(ctx, db, hub, log)
 	if err != nil {
@@ -74,12 +86,17 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: apps origin: %w", err)
 	}
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String()},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec)})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
 	log.Info("apps origin listening", "url", "http://"+appsLn.Addr().String())
 	log.Info("dashboard listening", "url", "http://"+ln.Addr().String(), "db", cfg.DB)
+	if token, err := accounts.SetupToken(ctx); err != nil {
+		return err
+	} else if token != "" {
+		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", "http://"+ln.Addr().String()+"/setup?token="+token)
+	}
 
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
