@@ -73,7 +73,8 @@ type Server struct {
 	cancel context.CancelFunc
 	wsWG   sync.WaitGroup
 
-	access routeAccess // who may use each route (access.go)
+	access   routeAccess       // who may use each route (access.go)
+	presence *backend.Presence // who watches each session's live traffic
 
 	toolViews toolViewCache // see server_page.go
 
@@ -85,7 +86,7 @@ type Server struct {
 // New builds the dashboard.
 func New(cfg Config, deps Deps) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel, apps: newAppStore(), access: routeAccess{}}
+	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel, apps: newAppStore(), access: routeAccess{}, presence: backend.NewPresence(deps.Hub)}
 	if cfg.AppsAddr != "" {
 		s.appsURL = "http://" + cfg.AppsAddr
 		s.appsOrigin = newAppsOrigin(cfg.AppsAddr, s.hosts, s.apps, s)
