@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -38,6 +39,9 @@ type Deps struct {
 	History backend.HistoryStore
 	// Imports stores NDJSON exports as read-only sessions (history_io.go).
 	Imports *backend.SessionImporter
+	// Health, if not nil, is what /healthz asks whether the database
+	// answers (health.go).
+	Health Health
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -58,11 +62,27 @@ type Config struct {
 	// AppsAddr is the address (host:port, resolved) of the listener that
 	// serves Server.AppsOrigin, or "" to render no MCP Apps.
 	AppsAddr string
+	// TLS says both listeners serve HTTPS (with the same certificate), so
+	// their URLs are https ones.
+	TLS bool
+	// BaseURL is the dashboard's public URL (scheme://host[:port], no
+	// trailing slash) when people reach it through another address, such
+	// as a reverse proxy's; "" when they use the listener's. Its host is
+	// accepted in the Host check (public_url.go).
+	BaseURL string
+	// AppsBaseURL is the apps origin's public URL, in the form of BaseURL;
+	// the dashboard frames apps from it, and the apps origin accepts its
+	// host.
+	AppsBaseURL string
+	// TrustedProxies are the peers whose X-Forwarded-For and
+	// X-Forwarded-Proto headers are believed (client_addr.go).
+	TrustedProxies []netip.Prefix
 }
 
 // Server is the dashboard's http.Handler. Close ends its WebSocket streams.
 type Server struct {
 	echo  *echo.Echo
+	cfg   Config
 	deps  Deps
 	hosts hostPolicy
 
@@ -80,15 +100,17 @@ type Server struct {
 // New builds the dashboard.
 func New(cfg Config, deps Deps) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel, apps: newAppStore()}
+	s := &Server{echo: echo.New(), cfg: cfg, deps: deps, hosts: newHostPolicy(cfg.Addr, append(urlHosts(cfg.BaseURL), cfg.AllowedHosts...)),
+		ctx: ctx, cancel: cancel, apps: newAppStore()}
 	if cfg.AppsAddr != "" {
-		s.appsURL = "http://" + cfg.AppsAddr
-		s.appsOrigin = newAppsOrigin(cfg.AppsAddr, s.hosts, s.apps, s)
+		s.appsURL = cfg.appsURL()
+		s.appsOrigin = newAppsOrigin(cfg, s.hosts, s.apps, s)
 	}
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Pre(securityHeaders(s.appsURL)) // first: every answer carries them
+	e.Pre(s.strictTransport)
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.recordingStatus)
@@ -99,6 +121,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.refuseImported) // imported sessions are read-only (session_readonly.go)
 
 	e.StaticFS("/static", static.FS)
+	e.GET(healthPath, s.healthz)
 
 	e.GET("/", s.listServers)
 	e.GET("/servers/new", s.newServerForm)

@@ -32,6 +32,8 @@ Commands:
   call          send one request to an MCP server and print the result
   run FILE      run a collection file's examples on an MCP server (for CI)
   key rotate    give the database's secrets a new key (dashboard stopped)
+  backup FILE   copy the database to FILE while the dashboard runs (the key
+                file is backed up separately)
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -57,6 +59,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runRun(ctx, args, os.Getenv, stdout, stderr)
 	case "key":
 		return runKey(ctx, args, os.Getenv, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args, os.Getenv, stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err
