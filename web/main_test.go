@@ -169,6 +169,9 @@ func MustDashboard(tb testing.TB) *dashboard {
 type dashboardOptions struct {
 	store []store.Option // passed to store.Open
 	log   io.Writer      // receives the slog output too, if not nil
+	// configure, if not nil, changes the configuration and dependencies
+	// before the dashboard is built.
+	configure func(*web.Config, *web.Deps)
 }
 
 // mustDashboardWith is MustDashboard with options.
@@ -202,7 +205,12 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	ts := httptest.NewUnstartedServer(nil)
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec)})
+	cfg := web.Config{Addr: host, AppsAddr: appsHost}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Health: db}
+	if o.configure != nil {
+		o.configure(&cfg, &deps)
+	}
+	h := web.New(cfg, deps)
 	ts.Config.Handler = h
 	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()

@@ -54,12 +54,9 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, s
 
 // keyWhere names where the key of the database at db is, for a person.
 func keyWhere(src store.KeySource, db string) string {
-	if src.Key != nil {
-		return "the value of PLAYGROUND_KEY"
-	}
-	file := src.File
+	file := src.KeyFile(db)
 	if file == "" {
-		file = db + ".key"
+		return "the value of PLAYGROUND_KEY"
 	}
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
 		return "the key file " + file + " (not found there: give --key-file or PLAYGROUND_KEY_FILE if it is elsewhere)"
