@@ -39,7 +39,9 @@ func TestParseServeConfigServing(t *testing.T) {
 		{name: "bad CIDR", args: []string{"--trusted-proxy", "10.0.0.0/33"}, wantErr: `--trusted-proxy "10.0.0.0/33"`},
 		{name: "proxy name", env: map[string]string{"PLAYGROUND_TRUSTED_PROXIES": "proxy.internal"}, wantErr: "want a CIDR"},
 		{name: "base URLs", args: []string{"--base-url", "https://Playground.Example.com/", "--apps-base-url", "https://apps.example.com:8443"},
-			want: with(func(c *Config) { c.BaseURL, c.AppsBaseURL = "https://playground.example.com", "https://apps.example.com:8443" })},
+			want: with(func(c *Config) {
+				c.BaseURL, c.AppsBaseURL = "https://playground.example.com", "https://apps.example.com:8443"
+			})},
 		{name: "base URLs env", env: map[string]string{"PLAYGROUND_BASE_URL": "http://localhost:8080", "PLAYGROUND_APPS_BASE_URL": "http://localhost:8081"},
 			want: with(func(c *Config) { c.BaseURL, c.AppsBaseURL = "http://localhost:8080", "http://localhost:8081" })},
 		{name: "base URL flag beats env", args: []string{"--base-url", "https://a.example"}, env: map[string]string{"PLAYGROUND_BASE_URL": "https://b.example"},
