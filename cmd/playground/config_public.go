@@ -30,7 +30,8 @@ func parseTrustedProxies(list string) ([]netip.Prefix, error) {
 
 // parseBaseURL checks a public URL given by flag: http or https, a host,
 // no path (the dashboard's routes start at /), query, fragment or user.
-// It returns it as scheme://host[:port], or "" for "".
+// It returns it as scheme://host[:port], lower case, without the scheme's
+// default port (browsers leave it out of the Host they send), or "" for "".
 func parseBaseURL(flag, raw string) (string, error) {
 	if raw == "" {
 		return "", nil
@@ -40,5 +41,12 @@ func parseBaseURL(flag, raw string) (string, error) {
 		strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return "", fmt.Errorf("serve: %s %q: want an http or https URL with a host and nothing after it, e.g. https://playground.example.com", flag, raw)
 	}
-	return u.Scheme + "://" + strings.ToLower(u.Host), nil
+	host := strings.ToLower(u.Host)
+	if port := u.Port(); (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		host = strings.ToLower(u.Hostname())
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]"
+		}
+	}
+	return u.Scheme + "://" + host, nil
 }

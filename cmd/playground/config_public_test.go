@@ -46,6 +46,8 @@ func TestParseServeConfigServing(t *testing.T) {
 			want: with(func(c *Config) { c.BaseURL, c.AppsBaseURL = "http://localhost:8080", "http://localhost:8081" })},
 		{name: "base URL flag beats env", args: []string{"--base-url", "https://a.example"}, env: map[string]string{"PLAYGROUND_BASE_URL": "https://b.example"},
 			want: with(func(c *Config) { c.BaseURL = "https://a.example" })},
+		{name: "default ports left out", args: []string{"--base-url", "https://playground.example.com:443", "--apps-base-url", "http://[::1]:80"},
+			want: with(func(c *Config) { c.BaseURL, c.AppsBaseURL = "https://playground.example.com", "http://[::1]" })},
 		{name: "base URL without scheme", args: []string{"--base-url", "playground.example.com"}, wantErr: "--base-url"},
 		{name: "base URL other scheme", args: []string{"--base-url", "ftp://playground.example.com"}, wantErr: "want an http or https URL"},
 		{name: "base URL with path", args: []string{"--base-url", "https://example.com/playground"}, wantErr: "want an http or https URL"},
