@@ -134,3 +134,23 @@ func TestServeTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestServeTLSRefusesBadFiles checks that a certificate that cannot be
+// loaded stops the start with the flags' names, instead of serving
+// without TLS.
+func TestServeTLSRefusesBadFiles(t *testing.T) {
+	certFile, _, _ := e2eSelfSigned(t)
+	for _, cfg := range []Config{
+		{TLSCert: filepath.Join(t.TempDir(), "missing.pem"), TLSKey: filepath.Join(t.TempDir(), "missing.pem")},
+		{TLSCert: certFile, TLSKey: certFile}, // a certificate is no key
+	} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		if _, err := serveTLS(cfg, ln); err == nil || !strings.Contains(err.Error(), "--tls-cert "+cfg.TLSCert) {
+			t.Errorf("serveTLS(%+v) = %v, want an error naming the files", cfg, err)
+		}
+	}
+}
