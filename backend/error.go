@@ -15,6 +15,13 @@ const (
 	ENotFound ErrorCode = "not_found"
 	// EConflict means the request clashes with the current state.
 	EConflict ErrorCode = "conflict"
+	// EUnauthenticated means the request names no signed-in person, or
+	// the credentials it gave are wrong, expired or revoked.
+	EUnauthenticated ErrorCode = "unauthenticated"
+	// EForbidden means the person may not do this (their role is too low).
+	EForbidden ErrorCode = "forbidden"
+	// ETooManyAttempts means the caller must wait before trying again.
+	ETooManyAttempts ErrorCode = "too_many_attempts"
 	// EUnavailable means a peer (an MCP server, the database) failed.
 	EUnavailable ErrorCode = "unavailable"
 	// EInternal means a bug or an unexpected failure; its detail is logged, not shown.

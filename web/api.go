@@ -115,6 +115,9 @@ func (s *Server) apiCreateServer(c echo.Context) error {
 	}
 	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Era: backend.Era(in.Era), Command: in.Command, Args: in.Args,
 		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers, Roots: in.Roots}
+	if err := mayManageServer(c, srv.Transport); err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	id, err := s.deps.Registry.Create(ctx, srv)
 	if err != nil {

@@ -116,7 +116,7 @@ func BenchmarkSessionPage(b *testing.B) {
 				return
 			}
 			u := "ws://" + d.Host + path + "/live?after=" + last
-			if conns[i], _, errs[i] = websocket.DefaultDialer.Dial(u, nil); errs[i] != nil {
+			if conns[i], _, errs[i] = d.wsDialer().Dial(u, nil); errs[i] != nil {
 				return
 			}
 			// The waiting-requests panel is the first message of a stream

@@ -284,7 +284,7 @@ type liveViewer struct {
 func dialViewer(b *testing.B, d *dashboard, sessionID int64) *websocket.Conn {
 	b.Helper()
 	u := fmt.Sprintf("ws://%s/sessions/%d/live?after=0", d.Host, sessionID)
-	conn, _, err := websocket.DefaultDialer.Dial(u, nil)
+	conn, _, err := d.wsDialer().Dial(u, nil)
 	if err != nil {
 		b.Fatalf("dial %s: %v", u, err)
 	}

@@ -33,11 +33,12 @@ const (
 // buttons makes a request with Sec-Fetch-Site: same-origin and the
 // dashboard's own Origin; only the token, which that page cannot read, shows
 // that the dashboard's page sent the form. (The framing itself is refused by
-// securityHeaders.) The JSON API calls that isAPIRequest describes need no
-// token.
+// securityHeaders.) The JSON API needs no token: it is authenticated only
+// by API tokens in the Authorization header (authenticate), which no other
+// site's page can make a browser send.
 func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if isAPIRequest(c) {
+		if isAPIPath(c) {
 			return next(c)
 		}
 		r := c.Request()
@@ -61,15 +62,25 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		if token == "" {
 			token = rand.Text()
 		}
-		c.SetCookie(&http.Cookie{
-			Name: csrfCookie, Value: token, Path: "/", MaxAge: int(csrfMaxAge / time.Second),
-			HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		})
+		s.setCSRFToken(c, token)
 		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
-		c.Set(csrfKey, token)
 		return next(c)
 	}
 }
+
+// setCSRFToken gives the browser token in an HttpOnly, SameSite=Strict
+// cookie (Secure over TLS) and notes it for the page's forms.
+func (s *Server) setCSRFToken(c echo.Context, token string) {
+	c.SetCookie(&http.Cookie{
+		Name: csrfCookie, Value: token, Path: "/", MaxAge: int(csrfMaxAge / time.Second),
+		HttpOnly: true, Secure: s.isHTTPS(c.Request()), SameSite: http.SameSiteStrictMode,
+	})
+	c.Set(csrfKey, token)
+}
+
+// newCSRFToken replaces the browser's CSRF token, as when who is signed in
+// changes; the page the answer renders carries the new one.
+func (s *Server) newCSRFToken(c echo.Context) { s.setCSRFToken(c, rand.Text()) }
 
 // isCSRFToken reports whether v has the form of a token that rand.Text made.
 func isCSRFToken(v string) bool { return isRandText(v) }

@@ -1,6 +1,10 @@
 package web
 
-import "github.com/labstack/echo/v4"
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/mcp-playground/playground/backend"
+)
 
 // Routes lists the router's routes, so that tests cover every one of them,
 // including routes added after the tests were written.
@@ -8,3 +12,10 @@ func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }
 
 // Routes lists the apps origin's routes.
 func (o *AppsOrigin) Routes() []*echo.Route { return o.echo.Routes() }
+
+// RouteRole returns the role a route needs ("" for anyone) and whether it
+// has an access rule.
+func (s *Server) RouteRole(method, path string) (backend.Role, bool) {
+	r, ok := s.access[method+" "+path]
+	return r, ok
+}

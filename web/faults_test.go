@@ -262,6 +262,7 @@ func TestFaultyStdioServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+d.token)
 		done := make(chan error, 1)
 		go func() {
 			resp, err := d.client.Do(req)

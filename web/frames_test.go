@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -348,7 +346,7 @@ func TestTrafficFilter(t *testing.T) {
 		}
 	})
 	t.Run("live stream", func(t *testing.T) {
-		conn, _, err := websocket.DefaultDialer.Dial(fmt.Sprintf("ws://%s/sessions/%d/live?after=0&errors=1", d.Host, sid), nil)
+		conn, _, err := d.wsDialer().Dial(fmt.Sprintf("ws://%s/sessions/%d/live?after=0&errors=1", d.Host, sid), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func (d *dashboard) dialLive(t *testing.T, sessionID, after int64, origin string
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	u := fmt.Sprintf("ws://%s/sessions/%d/live?after=%d", d.Host, sessionID, after)
-	conn, resp, err := websocket.DefaultDialer.DialContext(ctx, u, h)
+	conn, resp, err := d.wsDialer().DialContext(ctx, u, h)
 	if conn != nil {
 		t.Cleanup(func() { conn.Close() })
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/store"
@@ -154,6 +155,9 @@ type dashboard struct {
 	web    *web.Server
 	client *http.Client // keeps cookies, does not follow redirects
 
+	accounts *backend.Accounts
+	token    string // the API token api sends, "" for none
+
 	// AppsURL and AppsHost are the apps origin's, like URL and Host.
 	AppsURL, AppsHost string
 }
@@ -169,6 +173,10 @@ func MustDashboard(tb testing.TB) *dashboard {
 type dashboardOptions struct {
 	store []store.Option // passed to store.Open
 	log   io.Writer      // receives the slog output too, if not nil
+	// anonymous leaves the database without accounts and the client
+	// signed out; otherwise testAdmin exists, the client is signed in as
+	// them and api sends their token.
+	anonymous bool
 	// configure, if not nil, changes the configuration and dependencies
 	// before the dashboard is built.
 	configure func(*web.Config, *web.Deps)
@@ -201,12 +209,16 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"}, backend.WithRevisions(db))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
+	accounts, err := backend.NewAccounts(db, backend.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		tb.Fatal(err)
+	}
 
 	ts := httptest.NewUnstartedServer(nil)
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Health: db}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -222,13 +234,13 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	})
 	tb.Cleanup(h.Close)
 
-	jar, _ := newJar()
-	client := &http.Client{
-		Jar:           jar,
-		Timeout:       20 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	client := newClient()
+	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts}
+	if !o.anonymous {
+		d.token = d.mustAccount(tb, testAdmin, backend.RoleAdmin).token
+		d.mustSignIn(tb, d.client, testAdmin)
 	}
-	return &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client}
+	return d
 }
 
 // response is a read HTTP response.
@@ -238,10 +250,16 @@ type response struct {
 	Body   string
 }
 
-// do sends req and reads the whole response.
+// do sends req with the dashboard's client and reads the whole response.
 func (d *dashboard) do(tb testing.TB, req *http.Request) response {
 	tb.Helper()
-	resp, err := d.client.Do(req)
+	return d.doWith(tb, d.client, req)
+}
+
+// doWith sends req with client and reads the whole response.
+func (d *dashboard) doWith(tb testing.TB, client *http.Client, req *http.Request) response {
+	tb.Helper()
+	resp, err := client.Do(req)
 	if err != nil {
 		tb.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
@@ -253,12 +271,16 @@ func (d *dashboard) do(tb testing.TB, req *http.Request) response {
 	return response{Status: resp.StatusCode, Header: resp.Header, Body: string(body)}
 }
 
-// newRequest builds a request for path on the dashboard.
+// newRequest builds a request for path on the dashboard; one for the JSON
+// API carries the dashboard's API token, if it has one.
 func (d *dashboard) newRequest(tb testing.TB, method, path string, body io.Reader) *http.Request {
 	tb.Helper()
 	req, err := http.NewRequest(method, d.URL+path, body)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if d.token != "" && strings.HasPrefix(path, "/api/") {
+		req.Header.Set("Authorization", "Bearer "+d.token)
 	}
 	return req
 }
@@ -272,9 +294,15 @@ func (d *dashboard) get(tb testing.TB, path string) response {
 // postForm posts form values to path as a browser form would.
 func (d *dashboard) postForm(tb testing.TB, path string, values url.Values) response {
 	tb.Helper()
+	return d.postFormWith(tb, d.client, path, values)
+}
+
+// postFormWith posts form values to path with client.
+func (d *dashboard) postFormWith(tb testing.TB, client *http.Client, path string, values url.Values) response {
+	tb.Helper()
 	req := d.newRequest(tb, http.MethodPost, path, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return d.do(tb, req)
+	return d.doWith(tb, client, req)
 }
 
 var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)

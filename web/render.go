@@ -77,6 +77,12 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case backend.EConflict:
 		return http.StatusConflict
+	case backend.EUnauthenticated:
+		return http.StatusUnauthorized
+	case backend.EForbidden:
+		return http.StatusForbidden
+	case backend.ETooManyAttempts:
+		return http.StatusTooManyRequests
 	case backend.EUnavailable:
 		return http.StatusBadGateway
 	}

@@ -98,34 +98,3 @@ func (s *Server) sameOrigin(origin string) bool {
 	u, err := url.Parse(origin)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Path == "" && s.hosts.allows(u.Host)
 }
-
-// isAPIRequest reports whether a request is a JSON API call from a script,
-// which checkCSRF lets through without a token: a GET, a bodyless request,
-// or an application/json body, under /api/, that no browser marked as coming
-// from another site. That is safe because no page of another site can make
-// such a request on its user's behalf:
-//   - A cross-origin page that posts with fetch or a form carries its own
-//     Origin (refused by checkHostAndOrigin) and Sec-Fetch-Site: cross-site
-//     or same-site (refused here); and a cross-origin application/json POST
-//     needs a CORS preflight, which the dashboard never grants.
-//   - A page that frames the dashboard can only click what the framed page
-//     shows; it runs no script of its own in the dashboard's origin. No
-//     dashboard page sends an API request, and every form post needs the
-//     token. (The framing itself is refused by securityHeaders.)
-//
-// A form-encoded or text/plain API request, which a form can send, needs the
-// token like any other.
-func isAPIRequest(c echo.Context) bool {
-	r := c.Request()
-	if !strings.HasPrefix(r.URL.Path, "/api/") {
-		return false
-	}
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "cross-site", "same-site":
-		return false
-	}
-	if r.Method == http.MethodGet || r.ContentLength == 0 {
-		return true
-	}
-	return strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON)
-}

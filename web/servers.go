@@ -51,6 +51,9 @@ func (s *Server) editServerForm(c echo.Context) error {
 
 func (s *Server) createServer(c echo.Context) error {
 	form, srv := readServerForm(c)
+	if err := mayManageServer(c, srv.Transport); err != nil {
+		return refuseServerForm(c, form, "Add a server", err)
+	}
 	id, err := s.saveServer(c, form, srv, func() (int64, error) { return s.deps.Registry.Create(c.Request().Context(), srv) })
 	if err != nil || id == 0 {
 		return err
@@ -76,6 +79,13 @@ func (s *Server) updateServer(c echo.Context) error {
 	}
 	form, srv := readServerForm(c)
 	form.ID, srv.ID = id, id
+	was, err := s.registeredTransport(c, id)
+	if err != nil {
+		return err
+	}
+	if err := mayManageServer(c, was, srv.Transport); err != nil {
+		return refuseServerForm(c, form, "Edit "+srv.Name, err)
+	}
 	saved, err := s.saveServer(c, form, srv, func() (int64, error) { return id, s.deps.Registry.Update(c.Request().Context(), srv) })
 	if err != nil || saved == 0 {
 		return err
@@ -111,6 +121,13 @@ func (s *Server) saveServer(c echo.Context, form views.ServerForm, srv backend.S
 func (s *Server) deleteServer(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
+		return err
+	}
+	was, err := s.registeredTransport(c, id)
+	if err != nil {
+		return err
+	}
+	if err := mayManageServer(c, was); err != nil {
 		return err
 	}
 	if err := s.deps.Registry.Delete(c.Request().Context(), id); err != nil {

@@ -76,16 +76,30 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	return cfg, cfg.validate()
 }
 
-// validate refuses a listen address that is not loopback: the dashboard
-// starts processes on the host, and it has no sign-in yet. The apps origin
-// stays on loopback too: the dashboard frames it at the address it listens
-// on.
+// validate checks what the flags say on their own. Whether the dashboard
+// and its apps origin may listen beyond loopback depends on the database
+// (requireAccountsToServeOthers).
 func (c Config) validate() error {
 	if c.DB == "" {
 		return errors.New("serve: --db is required")
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return errors.New("serve: --tls-cert and --tls-key go together: give both, or neither")
+	}
+	if _, err := isLoopback("--addr", c.Addr); err != nil {
+		return err
+	}
+	_, err := isLoopback("--apps-addr", c.AppsAddr)
+	return err
+}
+
+// requireAccountsToServeOthers refuses listen addresses (the dashboard's
+// and the apps origin's) that are not on loopback while no account exists:
+// whoever reaches the dashboard could then set it up and start processes
+// on this host.
+func (c Config) requireAccountsToServeOthers(noAccountYet bool) error {
+	if !noAccountYet {
+		return nil
 	}
 	if err := loopbackOnly("--addr", c.Addr); err != nil {
 		return err
@@ -96,19 +110,25 @@ func (c Config) validate() error {
 // loopbackOnly refuses a listen address, named by flag, that is not on a
 // loopback interface.
 func loopbackOnly(flag, addr string) error {
+	if ok, err := isLoopback(flag, addr); err != nil || ok {
+		return err
+	}
+	return errors.New("serve: refusing to listen on " + addr + " while no account exists: whoever reaches the dashboard could start processes on this host. " +
+		"Create the first admin with `playground user add --admin NAME` (or start on 127.0.0.1 and open the setup link it prints), then start again")
+}
+
+// isLoopback reports whether a listen address, named by flag, is on a
+// loopback interface; it fails when addr is not host:port.
+func isLoopback(flag, addr string) (bool, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("serve: %s %q: %w", flag, addr, err)
+		return false, fmt.Errorf("serve: %s %q: %w", flag, addr, err)
 	}
 	if host == "localhost" {
-		return nil
+		return true, nil
 	}
 	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return errors.New("serve: refusing to listen on " + addr + ": whoever reaches the dashboard can start processes on this host, " +
-			"and sign-in is not available yet; listen on a loopback address such as 127.0.0.1:8080")
-	}
-	return nil
+	return ip != nil && ip.IsLoopback(), nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {

@@ -34,6 +34,8 @@ Commands:
   key rotate    give the database's secrets a new key (dashboard stopped)
   backup FILE   copy the database to FILE while the dashboard runs (the key
                 file is backed up separately)
+  user          add accounts (the first admin), set passwords, list them
+  token create  make a personal API token for an account
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -61,6 +63,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runKey(ctx, args, os.Getenv, stdout, stderr)
 	case "backup":
 		return runBackup(ctx, args, os.Getenv, stderr)
+	case "user":
+		return runUser(ctx, args, os.Getenv, stdin, stdout, stderr)
+	case "token":
+		return runToken(ctx, args, os.Getenv, stdout, stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

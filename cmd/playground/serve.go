@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,18 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		log.Info("closed sessions left open by the last run", "count", n)
 	}
 
+	accounts, err := backend.NewAccounts(db)
+	if err != nil {
+		return err
+	}
+	needsSetup, err := accounts.NeedsSetup(ctx)
+	if err != nil {
+		return err
+	}
+	if err := cfg.requireAccountsToServeOthers(needsSetup); err != nil {
+		return err
+	}
+
 	hub := backend.NewHub(0)
 	rec, err := backend.NewRecorder(ctx, db, hub, log)
 	if err != nil {
@@ -82,12 +95,18 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	ln, appsLn = lns[0], lns[1]
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
 		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Health: db})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
+	dashboardURL := cfg.urlScheme() + "://" + ln.Addr().String()
 	log.Info("apps origin listening", listeningAttrs(cfg.urlScheme()+"://"+appsLn.Addr().String(), cfg.AppsBaseURL)...)
-	log.Info("dashboard listening", append(listeningAttrs(cfg.urlScheme()+"://"+ln.Addr().String(), cfg.BaseURL), "db", cfg.DB)...)
+	log.Info("dashboard listening", append(listeningAttrs(dashboardURL, cfg.BaseURL), "db", cfg.DB)...)
+	if token, err := accounts.SetupToken(ctx); err != nil {
+		return err
+	} else if token != "" {
+		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", cmp.Or(cfg.BaseURL, dashboardURL)+"/setup?token="+token)
+	}
 
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()

@@ -1,0 +1,103 @@
+package backend
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"time"
+)
+
+// WebSession is one browser's signed-in session.
+type WebSession struct {
+	ID       int64
+	UserID   int64
+	Client   string // the browser's User-Agent and address at sign-in
+	Created  time.Time
+	LastSeen time.Time
+	Expires  time.Time
+}
+
+// Session lifetimes: a browser session ends after SessionIdle without a
+// request, and SessionMaxAge after sign-in at the latest. Its last request
+// time is written at most every sessionTouchEvery.
+const (
+	SessionIdle       = 3 * 24 * time.Hour
+	SessionMaxAge     = 30 * 24 * time.Hour
+	sessionTouchEvery = time.Minute
+)
+
+// startSession opens a new browser session for u and returns its cookie
+// token. Each sign-in makes a new one (the token is never reused).
+func (a *Accounts) startSession(ctx context.Context, u User, client string) (Principal, string, error) {
+	token := rand.Text()
+	now := a.now()
+	if len(client) > 200 {
+		client = client[:200]
+	}
+	ws, err := a.store.CreateWebSession(ctx, WebSession{UserID: u.ID, Client: client, Created: now, LastSeen: now, Expires: now.Add(SessionMaxAge)}, hashToken(token))
+	if err != nil {
+		return Principal{}, "", err
+	}
+	return Principal{User: u, Role: u.Role, SessionID: ws.ID}, token, nil
+}
+
+// Authenticate returns who the browser session with the cookie token
+// belongs to, or EUnauthenticated when it is unknown, ended, idle too long
+// or its account is disabled.
+func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, error) {
+	gone := Errorf(EUnauthenticated, "Your session has ended: sign in again.")
+	if token == "" {
+		return Principal{}, gone
+	}
+	ws, err := a.store.WebSessionByHash(ctx, hashToken(token))
+	if ErrorCodeOf(err) == ENotFound {
+		return Principal{}, gone
+	} else if err != nil {
+		return Principal{}, err
+	}
+	now := a.now()
+	if !now.Before(ws.Expires) || now.Sub(ws.LastSeen) >= SessionIdle {
+		return Principal{}, gone
+	}
+	u, err := a.store.GetUser(ctx, ws.UserID)
+	if err != nil {
+		return Principal{}, err
+	}
+	if u.Disabled {
+		return Principal{}, gone
+	}
+	if now.Sub(ws.LastSeen) >= sessionTouchEvery {
+		if err := a.store.TouchWebSession(ctx, ws.ID, now); err != nil {
+			return Principal{}, err
+		}
+	}
+	return Principal{User: u, Role: u.Role, SessionID: ws.ID}, nil
+}
+
+// SignOut ends the browser session id.
+func (a *Accounts) SignOut(ctx context.Context, id int64) error { return a.store.DeleteWebSession(ctx, id) }
+
+// SignOutEverywhere ends every browser session of the person but the one
+// keep (0: all).
+func (a *Accounts) SignOutEverywhere(ctx context.Context, userID, keep int64) error {
+	return a.store.DeleteWebSessionsOf(ctx, userID, keep)
+}
+
+// ListSessions returns the person's browser sessions that have not ended.
+func (a *Accounts) ListSessions(ctx context.Context, userID int64) ([]WebSession, error) {
+	all, err := a.store.ListWebSessions(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	live := all[:0]
+	for _, ws := range all {
+		if now.Before(ws.Expires) && now.Sub(ws.LastSeen) < SessionIdle {
+			live = append(live, ws)
+		}
+	}
+	return live, nil
+}
+
+// sameSecret compares two secrets in constant time.
+func sameSecret(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

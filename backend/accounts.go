@@ -1,0 +1,291 @@
+package backend
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// User is a person who may sign in to the dashboard.
+type User struct {
+	ID              int64
+	Name            string
+	Role            Role
+	Created         time.Time
+	PasswordChanged time.Time
+	Disabled        bool
+}
+
+// Principal is who a request comes from: a person signed in through a
+// browser session or one of their API tokens.
+type Principal struct {
+	User User
+	// Role is what this request may do: the person's role, or for a
+	// token the lower of the token's and the person's.
+	Role      Role
+	SessionID int64 // the browser session, or 0
+	TokenID   int64 // the API token, or 0
+}
+
+// AccountStore keeps users, browser sessions and API tokens. Tokens of
+// sessions and API tokens are stored only as their SHA-256.
+type AccountStore interface {
+	CountUsers(ctx context.Context) (int, error)
+	// CreateUser adds u with its password hash; when onlyFirst is set it
+	// adds nothing and returns EConflict if any user exists. A taken name
+	// is EConflict too.
+	CreateUser(ctx context.Context, u User, passwordHash string, onlyFirst bool) (User, error)
+	// UserByName returns the user and their password hash, or ENotFound.
+	UserByName(ctx context.Context, name string) (User, string, error)
+	GetUser(ctx context.Context, id int64) (User, error)
+	ListUsers(ctx context.Context) ([]User, error)
+	// UpdateUser stores u's role and disabled state.
+	UpdateUser(ctx context.Context, u User) error
+	SetPasswordHash(ctx context.Context, userID int64, hash string, at time.Time) error
+
+	CreateWebSession(ctx context.Context, ws WebSession, tokenHash []byte) (WebSession, error)
+	// WebSessionByHash returns the session whose token has the hash, or ENotFound.
+	WebSessionByHash(ctx context.Context, tokenHash []byte) (WebSession, error)
+	TouchWebSession(ctx context.Context, id int64, seen time.Time) error
+	DeleteWebSession(ctx context.Context, id int64) error
+	// DeleteWebSessionsOf ends every session of the user but keep (0: all).
+	DeleteWebSessionsOf(ctx context.Context, userID, keep int64) error
+	ListWebSessions(ctx context.Context, userID int64) ([]WebSession, error)
+
+	CreateAPIToken(ctx context.Context, t APIToken, tokenHash []byte) (APIToken, error)
+	// APITokenByHash returns the token with the hash, or ENotFound.
+	APITokenByHash(ctx context.Context, tokenHash []byte) (APIToken, error)
+	ListAPITokens(ctx context.Context, userID int64) ([]APIToken, error)
+	// RevokeAPIToken marks the user's token revoked, or returns ENotFound.
+	RevokeAPIToken(ctx context.Context, userID, id int64, at time.Time) error
+	TouchAPIToken(ctx context.Context, id int64, at time.Time) error
+}
+
+// Accounts signs people in and keeps their accounts, sessions and tokens.
+type Accounts struct {
+	store    AccountStore
+	hasher   passwordHasher
+	throttle *signInThrottle
+	now      func() time.Time
+
+	mu         sync.Mutex
+	setupToken string // the first-admin setup link's token, "" until asked for
+}
+
+// AccountsOption tunes NewAccounts.
+type AccountsOption func(*accountsOptions)
+
+type accountsOptions struct {
+	cost int
+	now  func() time.Time
+}
+
+// WithPasswordCost sets bcrypt's cost (default 12). Tests lower it.
+func WithPasswordCost(cost int) AccountsOption { return func(o *accountsOptions) { o.cost = cost } }
+
+// WithClock makes Accounts read the time from now.
+func WithClock(now func() time.Time) AccountsOption { return func(o *accountsOptions) { o.now = now } }
+
+// NewAccounts returns the accounts kept in store.
+func NewAccounts(store AccountStore, opts ...AccountsOption) (*Accounts, error) {
+	o := accountsOptions{cost: 12, now: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	h, err := newPasswordHasher(o.cost)
+	if err != nil {
+		return nil, err
+	}
+	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), now: o.now}, nil
+}
+
+// NeedsSetup reports whether no account exists yet.
+func (a *Accounts) NeedsSetup(ctx context.Context) (bool, error) {
+	n, err := a.store.CountUsers(ctx)
+	return n == 0, err
+}
+
+// SetupToken returns the token of the one-time link that creates the first
+// admin, made on first use and the same until it is used; "" once an
+// account exists.
+func (a *Accounts) SetupToken(ctx context.Context) (string, error) {
+	if need, err := a.NeedsSetup(ctx); err != nil || !need {
+		return "", err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.setupToken == "" {
+		a.setupToken = rand.Text()
+	}
+	return a.setupToken, nil
+}
+
+// ValidSetupToken reports whether token is the setup link's, while no
+// account exists.
+func (a *Accounts) ValidSetupToken(ctx context.Context, token string) bool {
+	want, err := a.SetupToken(ctx)
+	return err == nil && want != "" && sameSecret(token, want)
+}
+
+// SetUp creates the first admin through the setup link's token and signs
+// them in; the link works once.
+func (a *Accounts) SetUp(ctx context.Context, token, name, password, client string) (Principal, string, error) {
+	if !a.ValidSetupToken(ctx, token) {
+		return Principal{}, "", Errorf(EUnauthenticated, "This setup link is not valid: an account exists already, or the dashboard restarted and printed a new link to its log.")
+	}
+	u, err := a.addUser(ctx, name, password, RoleAdmin, true)
+	if err != nil {
+		return Principal{}, "", err
+	}
+	a.mu.Lock()
+	a.setupToken = ""
+	a.mu.Unlock()
+	return a.startSession(ctx, u, client)
+}
+
+// AddUser creates an account.
+func (a *Accounts) AddUser(ctx context.Context, name, password string, role Role) (User, error) {
+	return a.addUser(ctx, name, password, role, false)
+}
+
+func (a *Accounts) addUser(ctx context.Context, name, password string, role Role, onlyFirst bool) (User, error) {
+	name = strings.TrimSpace(name)
+	if err := checkUserName(name); err != nil {
+		return User{}, err
+	}
+	if !role.Valid() {
+		return User{}, invalidField("role", "Choose admin, editor or viewer.")
+	}
+	if err := checkPassword(password); err != nil {
+		return User{}, err
+	}
+	hash, err := a.hasher.hash(password)
+	if err != nil {
+		return User{}, err
+	}
+	now := a.now()
+	return a.store.CreateUser(ctx, User{Name: name, Role: role, Created: now, PasswordChanged: now}, hash, onlyFirst)
+}
+
+// checkUserName returns why name cannot name an account, or nil.
+func checkUserName(name string) error {
+	if name == "" || len(name) > 64 {
+		return invalidField("name", "Give a name of 1 to 64 characters.")
+	}
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
+			return invalidField("name", "Use letters, digits and . _ - @ only.")
+		}
+	}
+	return nil
+}
+
+// SignIn checks a name and password and starts a browser session,
+// returning its cookie token. Repeated failures for a name or from a
+// client address are throttled (ETooManyAttempts); every failure says the
+// same, whether the name exists or not.
+func (a *Accounts) SignIn(ctx context.Context, name, password, client, addr string) (Principal, string, error) {
+	name = strings.TrimSpace(name)
+	if wait := a.throttle.wait(name, addr); wait > 0 {
+		return Principal{}, "", Errorf(ETooManyAttempts, "Too many failed sign-ins: try again in %s.", roundUp(wait))
+	}
+	u, hash, err := a.store.UserByName(ctx, name)
+	if err != nil && ErrorCodeOf(err) != ENotFound {
+		return Principal{}, "", err
+	}
+	if !a.hasher.matches(hash, password) || u.Disabled {
+		a.throttle.failed(name, addr)
+		return Principal{}, "", Errorf(EUnauthenticated, "Wrong name or password, or the account is disabled.")
+	}
+	a.throttle.succeeded(name)
+	return a.startSession(ctx, u, client)
+}
+
+// roundUp is d in whole seconds, at least one.
+func roundUp(d time.Duration) time.Duration {
+	return max(time.Second, d.Round(time.Second)+time.Second/2).Truncate(time.Second)
+}
+
+// ChangePassword sets a signed-in person's new password once their current
+// one is confirmed, and ends their other browser sessions.
+func (a *Accounts) ChangePassword(ctx context.Context, p Principal, current, next string) error {
+	_, hash, err := a.store.UserByName(ctx, p.User.Name)
+	if err != nil {
+		return err
+	}
+	if !a.hasher.matches(hash, current) {
+		return invalidField("current", "This is not your current password.")
+	}
+	if err := a.setPassword(ctx, p.User.ID, next); err != nil {
+		return err
+	}
+	return a.store.DeleteWebSessionsOf(ctx, p.User.ID, p.SessionID)
+}
+
+// ResetPassword sets a user's password for them (an admin, or the CLI of
+// someone with the database) and ends all their browser sessions.
+func (a *Accounts) ResetPassword(ctx context.Context, userID int64, password string) error {
+	if err := a.setPassword(ctx, userID, password); err != nil {
+		return err
+	}
+	return a.store.DeleteWebSessionsOf(ctx, userID, 0)
+}
+
+func (a *Accounts) setPassword(ctx context.Context, userID int64, password string) error {
+	if err := checkPassword(password); err != nil {
+		return err
+	}
+	hash, err := a.hasher.hash(password)
+	if err != nil {
+		return err
+	}
+	return a.store.SetPasswordHash(ctx, userID, hash, a.now())
+}
+
+// UserByName returns the account called name.
+func (a *Accounts) UserByName(ctx context.Context, name string) (User, error) {
+	u, _, err := a.store.UserByName(ctx, strings.TrimSpace(name))
+	return u, err
+}
+
+// ListUsers returns every account.
+func (a *Accounts) ListUsers(ctx context.Context) ([]User, error) { return a.store.ListUsers(ctx) }
+
+// UpdateUser gives the account id a role and enables or disables it, as
+// the admin by did. Nobody may demote or disable themselves, so that the
+// last admin cannot lock everyone out. Disabling ends the account's
+// browser sessions; its tokens stop working while it is disabled.
+func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role Role, disabled bool) (User, error) {
+	if !by.Role.Allows(RoleAdmin) {
+		return User{}, Errorf(EForbidden, "Only admins change accounts.")
+	}
+	if !role.Valid() {
+		return User{}, invalidField("role", "Choose admin, editor or viewer.")
+	}
+	u, err := a.store.GetUser(ctx, id)
+	if err != nil {
+		return User{}, err
+	}
+	if id == by.User.ID && (role != u.Role || disabled) {
+		return User{}, Errorf(EConflict, "You cannot change your own role or disable yourself; another admin can.")
+	}
+	u.Role, u.Disabled = role, disabled
+	if err := a.store.UpdateUser(ctx, u); err != nil {
+		return User{}, err
+	}
+	if disabled {
+		return u, a.store.DeleteWebSessionsOf(ctx, id, 0)
+	}
+	return u, nil
+}
+
+// hashToken is how session and API tokens are stored: they are random
+// enough that a fast hash keeps them safe.
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}

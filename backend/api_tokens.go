@@ -1,0 +1,103 @@
+package backend
+
+import (
+	"context"
+	"crypto/rand"
+	"strings"
+	"time"
+)
+
+// APIToken is a personal API token: scripts and the CLI send it as
+// `Authorization: Bearer TOKEN`.
+type APIToken struct {
+	ID      int64
+	UserID  int64
+	Name    string
+	Prefix  string // the token's first characters, to tell tokens apart
+	Role    Role   // at most the owner's role
+	Created time.Time
+	Expires time.Time // zero: never
+	// LastUsed is when it was last accepted (to the minute), zero if never.
+	LastUsed time.Time
+	Revoked  time.Time // zero while it works
+}
+
+// APITokenPrefix starts every token, so that secret scanners and people
+// can tell one apart.
+const APITokenPrefix = "pgp_"
+
+// Active reports whether the token still works at now (its owner's state
+// aside).
+func (t APIToken) Active(now time.Time) bool {
+	return t.Revoked.IsZero() && (t.Expires.IsZero() || now.Before(t.Expires))
+}
+
+// CreateToken makes a token for the signed-in person p, named name, with a
+// role no higher than theirs, valid for ttl (0: no expiry). The token
+// itself is returned once and stored only as its hash.
+func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, role Role, ttl time.Duration) (APIToken, string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 100 {
+		return APIToken{}, "", invalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
+	}
+	if !role.Valid() {
+		return APIToken{}, "", invalidField("role", "Choose admin, editor or viewer.")
+	}
+	if !p.User.Role.Allows(role) {
+		return APIToken{}, "", invalidField("role", "A token cannot do more than you: choose "+string(p.User.Role)+" or lower.")
+	}
+	if ttl < 0 {
+		return APIToken{}, "", invalidField("expires", "Choose when the token expires.")
+	}
+	token := APITokenPrefix + rand.Text()
+	now := a.now()
+	t := APIToken{UserID: p.User.ID, Name: name, Prefix: token[:len(APITokenPrefix)+4], Role: role, Created: now}
+	if ttl > 0 {
+		t.Expires = now.Add(ttl)
+	}
+	t, err := a.store.CreateAPIToken(ctx, t, hashToken(token))
+	return t, token, err
+}
+
+// AuthenticateToken returns who the bearer token belongs to, with the
+// lower of the token's and the owner's role, or EUnauthenticated when it
+// is unknown, revoked, expired or its owner is disabled.
+func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
+	refused := Errorf(EUnauthenticated, "This API token is unknown, revoked or expired.")
+	if !strings.HasPrefix(token, APITokenPrefix) {
+		return Principal{}, refused
+	}
+	t, err := a.store.APITokenByHash(ctx, hashToken(token))
+	if ErrorCodeOf(err) == ENotFound {
+		return Principal{}, refused
+	} else if err != nil {
+		return Principal{}, err
+	}
+	now := a.now()
+	if !t.Active(now) {
+		return Principal{}, refused
+	}
+	u, err := a.store.GetUser(ctx, t.UserID)
+	if err != nil {
+		return Principal{}, err
+	}
+	if u.Disabled {
+		return Principal{}, refused
+	}
+	if now.Sub(t.LastUsed) >= sessionTouchEvery {
+		if err := a.store.TouchAPIToken(ctx, t.ID, now); err != nil {
+			return Principal{}, err
+		}
+	}
+	return Principal{User: u, Role: t.Role.Lower(u.Role), TokenID: t.ID}, nil
+}
+
+// ListTokens returns the person's tokens, revoked and expired ones included.
+func (a *Accounts) ListTokens(ctx context.Context, userID int64) ([]APIToken, error) {
+	return a.store.ListAPITokens(ctx, userID)
+}
+
+// RevokeToken ends the person's token id at once.
+func (a *Accounts) RevokeToken(ctx context.Context, userID, id int64) error {
+	return a.store.RevokeAPIToken(ctx, userID, id, a.now())
+}

@@ -1,0 +1,57 @@
+package backend
+
+import (
+	"crypto/rand"
+	"fmt"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Password rules. bcrypt reads at most 72 bytes, so longer passwords are
+// refused rather than silently cut.
+const (
+	minPasswordRunes = 10
+	maxPasswordBytes = 72
+)
+
+// checkPassword returns why password may not be used, or nil.
+func checkPassword(password string) error {
+	switch {
+	case utf8.RuneCountInString(password) < minPasswordRunes:
+		return invalidField("password", "Use at least 10 characters.")
+	case len(password) > maxPasswordBytes:
+		return invalidField("password", "Use at most 72 bytes (a passphrase of a few words is plenty).")
+	}
+	return nil
+}
+
+// passwordHasher hashes and checks passwords with bcrypt.
+type passwordHasher struct {
+	cost  int
+	dummy string // a hash at cost of a password nobody knows
+}
+
+func newPasswordHasher(cost int) (passwordHasher, error) {
+	dummy, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), cost)
+	if err != nil {
+		return passwordHasher{}, fmt.Errorf("backend: password hashing: %w", err)
+	}
+	return passwordHasher{cost: cost, dummy: string(dummy)}, nil
+}
+
+func (h passwordHasher) hash(password string) (string, error) {
+	b, err := bcrypt.GenerateFromPassword([]byte(password), h.cost)
+	return string(b), err
+}
+
+// matches reports whether password is the one hash was made from. An
+// empty hash matches nothing but costs as much time as a real one, so that
+// sign-in answers as slowly for an unknown name as for a wrong password.
+func (h passwordHasher) matches(hash, password string) bool {
+	if hash == "" {
+		bcrypt.CompareHashAndPassword([]byte(h.dummy), []byte(password))
+		return false
+	}
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+}

@@ -1,0 +1,36 @@
+package views
+
+import (
+	"context"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// viewerKey holds, in a request's context, who is signed in.
+type viewerKey struct{}
+
+// WithViewer returns ctx noting that p is signed in; pages read it to show
+// who is signed in and to offer only what their role may do.
+func WithViewer(ctx context.Context, p backend.Principal) context.Context {
+	return context.WithValue(ctx, viewerKey{}, p)
+}
+
+// ViewerOf returns who is signed in, if anyone.
+func ViewerOf(ctx context.Context) (backend.Principal, bool) {
+	p, ok := ctx.Value(viewerKey{}).(backend.Principal)
+	return p, ok
+}
+
+// may reports whether the person signed in has at least the role need.
+// Pages hide controls they may not use; the server refuses them anyway.
+func may(ctx context.Context, need backend.Role) bool {
+	p, ok := ViewerOf(ctx)
+	return ok && p.Role.Allows(need)
+}
+
+// CanEdit reports whether the person signed in may connect, call and
+// change things (editor or admin).
+func CanEdit(ctx context.Context) bool { return may(ctx, backend.RoleEditor) }
+
+// IsAdmin reports whether the person signed in is an admin.
+func IsAdmin(ctx context.Context) bool { return may(ctx, backend.RoleAdmin) }
