@@ -36,9 +36,11 @@ func TestBehindProxy(t *testing.T) {
 		return d.do(t, req)
 	}
 
-	page := get(t, d.URL, "/", "playground.example.com", http.Header{"Origin": {"https://playground.example.com"}, "X-Forwarded-Proto": {"https"}})
+	// Cookies go by Host, so the client is signed in only at the listener's
+	// address: pages for the public host are asked for anonymously.
+	page := get(t, d.URL, "/signin", "playground.example.com", http.Header{"Origin": {"https://playground.example.com"}, "X-Forwarded-Proto": {"https"}})
 	if page.Status != http.StatusOK {
-		t.Fatalf("GET / with the base URL's host and origin = %d %s", page.Status, page.Body)
+		t.Fatalf("GET /signin with the base URL's host and origin = %d %s", page.Status, page.Body)
 	}
 	if got := page.Header.Get("Strict-Transport-Security"); got != "max-age=31536000" {
 		t.Errorf("HTTPS through the trusted proxy: Strict-Transport-Security = %q", got)
@@ -46,10 +48,10 @@ func TestBehindProxy(t *testing.T) {
 	if got := parseCSP(page.Header.Get("Content-Security-Policy"))["frame-src"]; got != "https://apps.example.com" {
 		t.Errorf("frame-src = %q, want the apps origin's public URL", got)
 	}
-	if r := get(t, d.URL, "/", "playground.example.com", nil); r.Header.Get("Strict-Transport-Security") != "" {
+	if r := get(t, d.URL, "/signin", "playground.example.com", nil); r.Header.Get("Strict-Transport-Security") != "" {
 		t.Errorf("plain HTTP carries Strict-Transport-Security %q", r.Header.Get("Strict-Transport-Security"))
 	}
-	if r := get(t, d.URL, "/", "apps.example.com", nil); r.Status != http.StatusMisdirectedRequest {
+	if r := get(t, d.URL, "/signin", "apps.example.com", nil); r.Status != http.StatusMisdirectedRequest {
 		t.Errorf("the dashboard answers the apps origin's host: %d", r.Status)
 	}
 

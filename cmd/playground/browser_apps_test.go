@@ -120,7 +120,7 @@ func TestBrowserMCPApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(srv.URL + appURL.Path)
+	resp, err := e2eHTTPGet(srv.URL + appURL.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 	first := p.liveSessionID()
 
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+first, nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e2eHTTPDo(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestBrowserCollectionImportExport(t *testing.T) {
 	}
 	exportURL := e2eEval[string](p, "read the export's URL", `[data-testid="export-card"]`,
 		`(f => f.action + "?" + new URLSearchParams(new FormData(f)))(document.querySelector('[data-testid="export-form"]'))`)
-	resp, err := http.Get(exportURL)
+	resp, err := e2eHTTPGet(exportURL)
 	if err != nil {
 		t.Fatal(err)
 	}

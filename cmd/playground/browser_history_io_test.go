@@ -35,7 +35,7 @@ func TestBrowserHistoryImport(t *testing.T) {
 	if shots != "" {
 		p.screenshot(shots, "history-export", "main")
 	}
-	resp, err := http.Get(srv.URL + href)
+	resp, err := e2eHTTPGet(srv.URL + href)
 	if err != nil {
 		t.Fatal(err)
 	}

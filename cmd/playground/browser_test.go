@@ -497,7 +497,9 @@ func e2eBrowse(t *testing.T) (*e2eServer, *e2ePage) {
 	srv := e2eServe(t, e2eBuildPlayground(t))
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
 	t.Cleanup(cancel) // runs after the browser's cleanup
-	return srv, e2eOpenBrowser(t, ctx, chromium)
+	p := e2eOpenBrowser(t, ctx, chromium)
+	p.signIn(srv)
+	return srv, p
 }
 
 // e2eOpenBrowser starts Chromium with a fresh profile and opens a tab. The
@@ -1101,6 +1103,7 @@ func TestBrowserDeleteAsksFirst(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
 	t.Cleanup(cancel)
 	p := e2eOpenBrowser(t, ctx, chromium)
+	p.signIn(srv)
 
 	p.do("open the server's page", "main", chromedp.Navigate(serverPage),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="delete-server"]`)))
@@ -1171,6 +1174,7 @@ func TestBrowserClickjacking(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
 	t.Cleanup(cancel)
 	p := e2eOpenBrowser(t, ctx, chromium)
+	p.signIn(srv)
 
 	// The user has the dashboard open: the browser holds its cookie, and
 	// the Connect button's place in the window is where the framed one
@@ -1234,7 +1238,7 @@ func TestBrowserClickjacking(t *testing.T) {
 	req.Header.Set("Origin", srv.URL)
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	req.Header.Set("Sec-Fetch-Mode", "navigate")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e2eHTTPDo(req)
 	if err != nil {
 		t.Fatal(err)
 	}

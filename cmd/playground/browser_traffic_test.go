@@ -34,7 +34,7 @@ func TestBrowserTrafficIsPaged(t *testing.T) {
 	// A closed session records nothing more: the page can be compared
 	// with what the API lists.
 	req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/api/v1/sessions/"+sessionID, nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := e2eHTTPDo(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,8 @@ func e2eStreamServer(in io.Reader, out io.Writer, rate int) int {
 // remembers every frame id it is shown. When the dashboard cuts it off for
 // falling behind, it reconnects after the last id it saw.
 type e2eViewer struct {
-	url string // ws://host/sessions/ID/live
+	url    string            // ws://host/sessions/ID/live
+	dialer *websocket.Dialer // with the signed-in admin's cookies
 
 	mu    sync.Mutex
 	shown map[int64]bool
@@ -158,7 +159,7 @@ func (v *e2eViewer) watch(ctx context.Context) {
 		v.mu.Lock()
 		after := v.last
 		v.mu.Unlock()
-		conn, _, err := websocket.DefaultDialer.DialContext(ctx, fmt.Sprintf("%s?after=%d", v.url, after), nil)
+		conn, _, err := v.dialer.DialContext(ctx, fmt.Sprintf("%s?after=%d", v.url, after), nil)
 		if err != nil {
 			v.fail(err)
 			return
@@ -232,7 +233,8 @@ func TestSIGKILLWhileRecording(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	liveURL := fmt.Sprintf("ws%s/sessions/%d/live", strings.TrimPrefix(s.URL, "http"), sess.ID)
-	viewers := []*e2eViewer{{url: liveURL, shown: map[int64]bool{}}, {url: liveURL, shown: map[int64]bool{}}}
+	dialer := &websocket.Dialer{Jar: s.client.Jar}
+	viewers := []*e2eViewer{{url: liveURL, dialer: dialer, shown: map[int64]bool{}}, {url: liveURL, dialer: dialer, shown: map[int64]bool{}}}
 	var watching sync.WaitGroup
 	for _, v := range viewers {
 		watching.Go(func() { v.watch(ctx) })

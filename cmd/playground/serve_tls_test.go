@@ -87,7 +87,8 @@ func TestServeTLS(t *testing.T) {
 	}
 	appsURL := m[1]
 
-	get := func(url, host string) (*http.Response, string) {
+	// get fetches url signed in or anonymously.
+	get := func(url, host string, signedIn bool) (*http.Response, string) {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodGet, url, nil)
 		if err != nil {
@@ -96,7 +97,11 @@ func TestServeTLS(t *testing.T) {
 		if host != "" {
 			req.Host = host
 		}
-		resp, err := client.Do(req)
+		c := client
+		if signedIn {
+			c = s.client
+		}
+		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatalf("GET %s: %v", url, err)
 		}
@@ -104,14 +109,18 @@ func TestServeTLS(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		return resp, string(body)
 	}
-	for _, tc := range []struct{ path, host, want string }{
-		{"/healthz", "10.0.0.9:8443", "ok"},
-		{"/", "", `data-testid=`},
-		{"/", "playground.test", `data-testid=`},
+	// Cookies go by Host, so only the listener's own host is signed in.
+	for _, tc := range []struct {
+		path, host, want string
+		signedIn         bool
+	}{
+		{"/healthz", "10.0.0.9:8443", "ok", false},
+		{"/", "", `Demo server`, true},
+		{"/signin", "playground.test", `Sign in`, false},
 	} {
-		resp, body := get(s.URL+tc.path, tc.host)
+		resp, body := get(s.URL+tc.path, tc.host, tc.signedIn)
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body, tc.want) {
-			t.Errorf("GET %s (Host %q) = %d %.200q", tc.path, tc.host, resp.StatusCode, body)
+			t.Errorf("GET %s (Host %q) = %d %.200q (ended at %s)", tc.path, tc.host, resp.StatusCode, body, resp.Request.URL)
 		}
 		if got := resp.Header.Get("Strict-Transport-Security"); got != "max-age=31536000" {
 			t.Errorf("GET %s: Strict-Transport-Security = %q", tc.path, got)
@@ -123,7 +132,7 @@ func TestServeTLS(t *testing.T) {
 			t.Errorf("the dashboard frames apps from elsewhere than %s: %s", appsURL, resp.Header.Get("Content-Security-Policy"))
 		}
 	}
-	if resp, _ := get(appsURL+"/apps/NOSUCHTOKEN", ""); resp.StatusCode != http.StatusNotFound || resp.TLS == nil {
+	if resp, _ := get(appsURL+"/apps/NOSUCHTOKEN", "", false); resp.StatusCode != http.StatusNotFound || resp.TLS == nil {
 		t.Errorf("the apps origin over TLS answered %d (TLS %v), want 404 over TLS", resp.StatusCode, resp.TLS != nil)
 	}
 	plain := "http" + strings.TrimPrefix(s.URL, "https") + "/healthz"

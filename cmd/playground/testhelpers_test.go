@@ -76,7 +76,14 @@ type e2eServer struct {
 	URL string // http://127.0.0.1:PORT, no trailing slash
 	Bin string
 	Log *e2eLog // the process's stderr (its slog output)
+	// Token is an API token of the admin account (e2eAdmin).
+	Token string
 
+	// transport is what client uses (nil: http.DefaultTransport), e.g.
+	// one that trusts the dashboard's test certificate.
+	transport http.RoundTripper
+
+	client  *http.Client // signed in as the admin (signIn)
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error         // valid after exited is closed
@@ -107,10 +114,11 @@ func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...st
 	// Port 0: the kernel picks a free port and the dashboard logs the URL it
 	// listens on, so there is no window in which another process can take a
 	// port chosen in advance.
+	token := e2eAdminToken(t, bin, db)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, flags...)...)
-	cmd.Env = e2eEnvWithout(os.Environ(), "PLAYGROUND_ADDR", "PLAYGROUND_DB", "PLAYGROUND_ALLOW_HOSTS", "PLAYGROUND_TLS_CERT", "PLAYGROUND_TLS_KEY",
+	cmd.Env = e2eEnvWithout(e2eEnviron(), "PLAYGROUND_ADDR", "PLAYGROUND_DB", "PLAYGROUND_ALLOW_HOSTS", "PLAYGROUND_TLS_CERT", "PLAYGROUND_TLS_KEY",
 		"PLAYGROUND_TRUSTED_PROXIES", "PLAYGROUND_BASE_URL", "PLAYGROUND_APPS_BASE_URL")
-	s := &e2eServer{Bin: bin, Log: &e2eLog{}, cmd: cmd, exited: make(chan struct{})}
+	s := &e2eServer{Bin: bin, Log: &e2eLog{}, Token: token, transport: client.Transport, cmd: cmd, exited: make(chan struct{})}
 	cmd.Stdout = s.Log
 	cmd.Stderr = s.Log
 	if err := cmd.Start(); err != nil {
@@ -143,7 +151,7 @@ func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...st
 		}
 	}
 	for {
-		resp, err := client.Get(s.URL + "/")
+		resp, err := client.Get(s.URL + "/signin")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -152,11 +160,20 @@ func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...st
 			err = fmt.Errorf("status %s", resp.Status)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("playground serve at %s does not answer GET /: %v", s.URL, err)
+			t.Fatalf("playground serve at %s does not answer GET /signin: %v", s.URL, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	s.signIn(t)
+	e2eServers.Store(s.URL, s)
+	t.Cleanup(func() { e2eServers.Delete(s.URL) })
 	return s
+}
+
+// e2eEnviron is the environment of the processes the tests start: this
+// one's, without the key settings that would point them at another key.
+func e2eEnviron() []string {
+	return e2eEnvWithout(os.Environ(), "PLAYGROUND_KEY", "PLAYGROUND_KEY_FILE")
 }
 
 // stop sends SIGINT and checks that the dashboard exits with status 0 within
@@ -322,7 +339,7 @@ type e2eAPIFrame struct {
 func (s *e2eServer) apiFrames(t *testing.T, sessionID string) []e2eAPIFrame {
 	t.Helper()
 	url := s.URL + "/api/v1/sessions/" + sessionID + "/frames"
-	resp, err := http.Get(url)
+	resp, err := e2eHTTPGet(url)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
@@ -354,7 +371,7 @@ func (s *e2eServer) apiCreateServer(t *testing.T, in map[string]any) int64 {
 // e2eGet fetches url and returns the body of its 200 answer.
 func e2eGet(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := e2eHTTPGet(url)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
@@ -420,7 +437,12 @@ func e2ePostJSON(t *testing.T, url string, in any, want int, out any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Post(url, "application/json", strings.NewReader(string(body)))
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := e2eHTTPDo(req)
 	if err != nil {
 		t.Fatalf("POST %s: %v", url, err)
 	}
@@ -430,7 +452,7 @@ func e2ePostJSON(t *testing.T, url string, in any, want int, out any) {
 // e2eGetJSON gets url and decodes its 200 answer into out.
 func e2eGetJSON(t *testing.T, url string, out any) {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := e2eHTTPGet(url)
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}

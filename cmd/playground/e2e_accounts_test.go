@@ -1,0 +1,129 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The account every end-to-end dashboard has: created on a fresh database
+// with `playground user add --admin` before the dashboard starts, with an
+// API token from `playground token create`.
+const (
+	e2eAdmin    = "e2e-admin"
+	e2ePassword = "e2e correct horse battery"
+)
+
+var (
+	// e2eTokens keeps each database's admin token, so that a dashboard
+	// restarted on the same database goes on using it.
+	e2eTokens sync.Map // database path → token
+	// e2eServers finds a running dashboard by its URL, for the helpers
+	// that are given a URL.
+	e2eServers sync.Map // base URL → *e2eServer
+)
+
+// e2eAdminToken creates the admin account on db, the first time it is
+// asked for db, and returns its API token.
+func e2eAdminToken(t *testing.T, bin, db string) string {
+	t.Helper()
+	if token, ok := e2eTokens.Load(db); ok {
+		return token.(string)
+	}
+	env := e2eEnvWithout(e2eEnviron(), "PLAYGROUND_DB")
+	add := exec.Command(bin, "user", "add", "--admin", "--password-stdin", "--db", db, e2eAdmin)
+	add.Env, add.Stdin = env, strings.NewReader(e2ePassword+"\n")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("playground user add: %v\n%s", err, out)
+	}
+	create := exec.Command(bin, "token", "create", "--db", db, "--user", e2eAdmin, "--name", "end-to-end tests")
+	create.Env = env
+	out, err := create.Output()
+	if err != nil {
+		t.Fatalf("playground token create: %v", err)
+	}
+	token := strings.TrimSpace(string(out))
+	e2eTokens.Store(db, token)
+	return token
+}
+
+var e2eCSRFFieldRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+// signIn gives s a Go client signed in as the admin, through the sign-in
+// form, which follows redirects like http.DefaultClient.
+func (s *e2eServer) signIn(t *testing.T) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Transport: s.transport}
+	resp, err := client.Get(s.URL + "/signin")
+	if err != nil {
+		t.Fatalf("GET /signin: %v", err)
+	}
+	page := e2eReadAll(t, resp)
+	m := e2eCSRFFieldRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("GET /signin: %s, no CSRF field\n%s", resp.Status, page)
+	}
+	resp, err = client.PostForm(s.URL+"/signin", url.Values{"_csrf": {m[1]}, "name": {e2eAdmin}, "password": {e2ePassword}})
+	if err != nil {
+		t.Fatalf("POST /signin: %v", err)
+	}
+	if body := e2eReadAll(t, resp); resp.Request.URL.Path != "/" {
+		t.Fatalf("signing in ended at %s (%s), want /\n%s", resp.Request.URL, resp.Status, body)
+	}
+	s.client = client
+}
+
+// e2eHTTPDo sends req as the end-to-end tests' admin when it is for a
+// running dashboard: JSON API requests with its token, others with its
+// session cookie; other requests go out as they are.
+func e2eHTTPDo(req *http.Request) (*http.Response, error) {
+	v, ok := e2eServers.Load(req.URL.Scheme + "://" + req.URL.Host)
+	if !ok {
+		return http.DefaultClient.Do(req)
+	}
+	s := v.(*e2eServer)
+	if strings.HasPrefix(req.URL.Path, "/api/") && req.Header.Get("Authorization") == "" {
+		req.Header.Set("Authorization", "Bearer "+s.Token)
+	}
+	return s.client.Do(req)
+}
+
+// e2eHTTPGet is http.Get through e2eHTTPDo.
+func e2eHTTPGet(rawURL string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	return e2eHTTPDo(req)
+}
+
+// signIn signs the browser in to srv as the admin through the sign-in page.
+func (p *e2ePage) signIn(srv *e2eServer) {
+	p.t.Helper()
+	p.do("open the sign-in page", "main", chromedp.Navigate(srv.URL+"/signin"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="signin-form"]`)))
+	p.setValue(`#signin-name`, e2eAdmin)
+	p.setValue(`#signin-password`, e2ePassword)
+	p.follow("sign in", `[data-testid="signin-submit"]`)
+	p.do("wait for the server list", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="signed-in"]`)))
+}
+
+// e2eReadAll reads and closes resp's body.
+func e2eReadAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", resp.Request.Method, resp.Request.URL, err)
+	}
+	return string(b)
+}
