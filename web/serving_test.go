@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -79,5 +80,47 @@ func TestForwardedProtoIgnoredWithoutTrustedProxy(t *testing.T) {
 	req.Header.Set("X-Forwarded-Proto", "https")
 	if r := d.do(t, req); r.Status != http.StatusOK || r.Header.Get("Strict-Transport-Security") != "" {
 		t.Errorf("GET / = %d with Strict-Transport-Security %q", r.Status, r.Header.Get("Strict-Transport-Security"))
+	}
+}
+
+// TestSessionCookieSecureBehindProxy checks that the session cookie is
+// marked Secure when a trusted proxy says the browser came over HTTPS, and
+// that any other peer saying so is not believed.
+func TestSessionCookieSecureBehindProxy(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		configure  func(*web.Config, *web.Deps)
+		wantSecure bool
+	}{
+		{"trusted proxy", behindProxy, true},
+		{"untrusted peer", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := mustDashboardWith(t, dashboardOptions{configure: tc.configure})
+			client := newClient()
+			page := d.doWith(t, client, d.newRequest(t, http.MethodGet, "/signin", nil))
+			m := csrfField.FindStringSubmatch(page.Body)
+			if m == nil {
+				t.Fatalf("GET /signin: %d, no CSRF field", page.Status)
+			}
+			form := url.Values{"_csrf": {m[1]}, "name": {testAdmin}, "password": {testPassword}}
+			req := d.newRequest(t, http.MethodPost, "/signin", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Forwarded-Proto", "https")
+			req.Header.Set("X-Forwarded-For", "198.51.100.7")
+			r := d.doWith(t, client, req)
+			if r.Status != http.StatusSeeOther {
+				t.Fatalf("POST /signin = %d %s", r.Status, r.Body)
+			}
+			var session *http.Cookie
+			for _, c := range (&http.Response{Header: r.Header}).Cookies() {
+				if c.Value != "" && strings.Contains(c.Name, "session") {
+					session = c
+				}
+			}
+			if session == nil || session.Secure != tc.wantSecure {
+				t.Errorf("session cookie %v, want Secure %v (Set-Cookie %q)", session, tc.wantSecure, r.Header.Values("Set-Cookie"))
+			}
+		})
 	}
 }
