@@ -62,7 +62,7 @@ var e2eCSRFFieldRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 func (s *e2eServer) signIn(t *testing.T) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Jar: jar}
+	client := &http.Client{Jar: jar, Transport: s.transport}
 	resp, err := client.Get(s.URL + "/signin")
 	if err != nil {
 		t.Fatalf("GET /signin: %v", err)
