@@ -109,9 +109,16 @@ func e2eHTTPGet(rawURL string) (*http.Response, error) {
 // signIn signs the browser in to srv as the admin through the sign-in page.
 func (p *e2ePage) signIn(srv *e2eServer) {
 	p.t.Helper()
+	p.signInAs(srv, e2eAdmin)
+}
+
+// signInAs signs the browser in to srv as name, whose password is
+// e2ePassword, through the sign-in page.
+func (p *e2ePage) signInAs(srv *e2eServer, name string) {
+	p.t.Helper()
 	p.do("open the sign-in page", "main", chromedp.Navigate(srv.URL+"/signin"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="signin-form"]`)))
-	p.setValue(`#signin-name`, e2eAdmin)
+	p.setValue(`#signin-name`, name)
 	p.setValue(`#signin-password`, e2ePassword)
 	p.follow("sign in", `[data-testid="signin-submit"]`)
 	p.do("wait for the server list", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="signed-in"]`)))
@@ -126,4 +133,26 @@ func e2eReadAll(t *testing.T, resp *http.Response) string {
 		t.Fatalf("%s %s: reading the body: %v", resp.Request.Method, resp.Request.URL, err)
 	}
 	return string(b)
+}
+
+// addUser adds an account called name with role and the password
+// e2ePassword, as the admin does on the People page.
+func (s *e2eServer) addUser(t *testing.T, name, role string) {
+	t.Helper()
+	resp, err := s.client.Get(s.URL + "/users")
+	if err != nil {
+		t.Fatalf("GET /users: %v", err)
+	}
+	m := e2eCSRFFieldRE.FindStringSubmatch(e2eReadAll(t, resp))
+	if m == nil {
+		t.Fatalf("GET /users: %s, no form", resp.Status)
+	}
+	resp, err = s.client.PostForm(s.URL+"/users", url.Values{"_csrf": {m[1]}, "name": {name}, "role": {role},
+		"password": {e2ePassword}, "confirm": {e2ePassword}})
+	if err != nil {
+		t.Fatalf("POST /users: %v", err)
+	}
+	if body := e2eReadAll(t, resp); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("adding %s: %s\n%s", name, resp.Status, body)
+	}
 }
