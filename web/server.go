@@ -165,6 +165,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/edit", editorRole, s.editServerForm)
 	s.post("/servers/:id", editorRole, s.updateServer)
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
+	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)
 	s.post("/servers/:id/connect", editorRole, s.connectServer)
 	s.post("/sessions/:id/disconnect", editorRole, s.disconnectSession)
 	s.post("/sessions/:id/tools/call", editorRole, s.callTool)
