@@ -198,7 +198,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/sessions/:id/exchanges/:exchange", viewerRole, s.showExchange)
 	s.post("/sessions/:id/exchanges/:exchange/replay", editorRole, s.replayExchange)
 	s.get("/frames/:id/body", viewerRole, s.frameBody)
-	s.get("/frames/:id/raw", editorRole, s.frameRaw)
+	s.get("/frames/:id/raw", viewerRole, s.frameRaw)
 
 	s.get("/collections", viewerRole, s.listCollections)
 	s.post("/collections", editorRole, s.createCollection)
