@@ -353,7 +353,9 @@ var htmxMethods = map[string]string{"hx-get": http.MethodGet, "hx-post": http.Me
 
 // controlsIn lists the controls of an HTML document or fragment. A form
 // sends to its action (the page itself when it has none) unless htmx
-// sends it instead.
+// sends it instead; an input offering completions (data-complete-ref)
+// posts, through static/complete.js, to the completion route of the
+// session its closest data-session-id names.
 func controlsIn(doc *html.Node) []control {
 	var out []control
 	for n := range doc.Descendants() {
@@ -376,6 +378,13 @@ func controlsIn(doc *html.Node) []control {
 			out = append(out, control{what: describe(n), method: method, target: attr(n, "action")})
 		case n.Data == "a" && attr(n, "href") != "" && !strings.HasPrefix(attr(n, "href"), "#"):
 			out = append(out, control{what: describe(n), method: http.MethodGet, target: attr(n, "href")})
+		case attr(n, "data-complete-ref") != "":
+			for holder := n.Parent; holder != nil; holder = holder.Parent {
+				if id := attr(holder, "data-session-id"); id != "" {
+					out = append(out, control{what: describe(n) + " (completions)", method: http.MethodPost, target: "/sessions/" + id + "/complete"})
+					break
+				}
+			}
 		}
 	}
 	return out
