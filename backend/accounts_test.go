@@ -473,6 +473,10 @@ func TestAPITokens(t *testing.T) {
 
 	_, _, err := e.accounts.CreateToken(ctx, asEditor, "too much", backend.RoleAdmin, 0)
 	wantField(t, "a token above its owner", err, "role")
+	// What a request may do bounds the token it makes: an admin's viewer
+	// token cannot make an admin token.
+	_, _, err = e.accounts.CreateToken(ctx, backend.Principal{User: admin, Role: backend.RoleViewer, TokenID: 1}, "escalate", backend.RoleAdmin, 0)
+	wantField(t, "a token above the request's role", err, "role")
 	_, _, err = e.accounts.CreateToken(ctx, asEditor, "  ", backend.RoleViewer, 0)
 	wantField(t, "a token without a name", err, "name")
 
