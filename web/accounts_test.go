@@ -143,6 +143,9 @@ func TestSetupFlow(t *testing.T) {
 	if !strings.Contains(r.Body, `data-testid="setup-needed"`) || strings.Contains(r.Body, `data-testid="signin-form"`) {
 		t.Fatalf("/signin without any account does not point to the setup link:\n%s", r.Body)
 	}
+	if strings.Contains(r.Body, `data-testid="nav-collections"`) {
+		t.Error("the top bar offers pages to someone not signed in")
+	}
 	token, err := d.accounts.SetupToken(ctx)
 	if err != nil || token == "" {
 		t.Fatalf("SetupToken = %q, %v", token, err)
