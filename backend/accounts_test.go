@@ -216,6 +216,23 @@ func TestSignInThrottlePerAddress(t *testing.T) {
 	}
 }
 
+// TestSignInThrottlePerIPv6Block counts the addresses of one IPv6 /64 as
+// one client: a host has billions of them.
+func TestSignInThrottlePerIPv6Block(t *testing.T) {
+	e := mustAccounts(t)
+	ctx := context.Background()
+	e.mustUser(t, "ada", backend.RoleEditor)
+	for i := range 20 {
+		_, _, err := e.accounts.SignIn(ctx, fmt.Sprintf("guess%d", i), "wrong password", "test", fmt.Sprintf("2001:db8:1:2::%x", i+1))
+		wantCode(t, fmt.Sprintf("failure %d from the block", i+1), err, backend.EUnauthenticated)
+	}
+	_, _, err := e.accounts.SignIn(ctx, "ada", accountPassword, "test", "2001:db8:1:2:ffff::1")
+	wantCode(t, "another address of the block", err, backend.ETooManyAttempts)
+	if _, _, err := e.accounts.SignIn(ctx, "ada", accountPassword, "test", "2001:db8:1:3::1"); err != nil {
+		t.Errorf("the next block: %v", err)
+	}
+}
+
 func TestSessionLifetime(t *testing.T) {
 	ctx := context.Background()
 	t.Run("idle", func(t *testing.T) {

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -39,7 +40,22 @@ func newSignInThrottle(now func() time.Time) *signInThrottle {
 }
 
 func nameKey(name string) string { return "name:" + strings.ToLower(name) }
-func addrKey(addr string) string { return "addr:" + addr }
+
+// addrKey counts an IPv6 client by its /64, the block a single host or
+// network is usually given, so that stepping through its addresses gains
+// an attacker nothing.
+func addrKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return "addr:" + addr
+	}
+	ip = ip.WithZone("").Unmap()
+	if ip.Is6() {
+		block, _ := ip.Prefix(64)
+		return "addr:" + block.String()
+	}
+	return "addr:" + ip.String()
+}
 
 // wait returns how long a sign-in for name from addr must wait, 0 if none.
 func (t *signInThrottle) wait(name, addr string) time.Duration {
