@@ -364,8 +364,8 @@ func TestPeoplePage(t *testing.T) {
 	r = d.postPage(t, d.client, "/users", update, url.Values{"role": {"editor"}})
 	wantStatus(t, "enabling bob", r, http.StatusOK)
 	r = d.postPage(t, d.client, "/users", update+"/password", url.Values{"password": {"short"}})
-	if r.Status != http.StatusUnprocessableEntity {
-		t.Errorf("a short password: %d, want 422", r.Status)
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `data-testid="users-refused"`) || !strings.Contains(r.Body, `data-testid="user-list"`) {
+		t.Errorf("a short password: %d, want 422 and the people page saying why:\n%s", r.Status, r.Body)
 	}
 	r = d.postPage(t, d.client, "/users", update+"/password", url.Values{"password": {"set by the admin"}})
 	wantStatus(t, "setting bob's password", r, http.StatusOK)
@@ -375,8 +375,8 @@ func TestPeoplePage(t *testing.T) {
 
 	admin, _ := d.accounts.UserByName(ctx, testAdmin)
 	r = d.postPage(t, d.client, "/users", fmt.Sprintf("/users/%d", admin.ID), url.Values{"role": {"viewer"}})
-	if r.Status != http.StatusConflict {
-		t.Errorf("the admin demoting themselves: %d, want 409", r.Status)
+	if r.Status != http.StatusConflict || !strings.Contains(r.Body, "You cannot change your own role") || !strings.Contains(r.Body, `data-testid="user-list"`) {
+		t.Errorf("the admin demoting themselves: %d, want 409 and the people page saying why:\n%s", r.Status, r.Body)
 	}
 }
 
