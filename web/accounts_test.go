@@ -388,3 +388,20 @@ func TestSignInEscapesTheName(t *testing.T) {
 		t.Errorf("the name typed is not shown escaped:\n%s", r.Body)
 	}
 }
+
+// TestAPIIgnoresTheSessionCookie: a signed-in browser's cookie does not
+// open the JSON API, which only API tokens do, so that no other site's
+// page can make the browser call it.
+func TestAPIIgnoresTheSessionCookie(t *testing.T) {
+	d := MustDashboard(t)
+	req, err := http.NewRequest(http.MethodGet, d.URL+"/api/v1/servers", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d.do(t, req) // the signed-in client, without its token
+	wantStatus(t, "the API with only a session cookie", r, http.StatusUnauthorized)
+	if !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("WWW-Authenticate %q, want Bearer", r.Header.Get("WWW-Authenticate"))
+	}
+	wantStatus(t, "the API with a session token as Bearer", d.bearer(t, d.cookieOf(d.client, "playground_session"), http.MethodGet, "/api/v1/servers", ""), http.StatusUnauthorized)
+}
