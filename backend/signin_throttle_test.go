@@ -47,3 +47,16 @@ func TestSignInThrottleBoundThrottled(t *testing.T) {
 		t.Error("the newest throttled name was forgotten")
 	}
 }
+
+// TestRoundUp: the wait a refused sign-in names is never shorter than the
+// real one.
+func TestRoundUp(t *testing.T) {
+	for _, tt := range []struct{ in, want time.Duration }{
+		{0, time.Second}, {time.Millisecond, time.Second}, {time.Second, time.Second},
+		{1400 * time.Millisecond, 2 * time.Second}, {15 * time.Minute, 15 * time.Minute},
+	} {
+		if got := roundUp(tt.in); got != tt.want {
+			t.Errorf("roundUp(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
