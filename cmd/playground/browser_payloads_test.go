@@ -44,6 +44,10 @@ const e2eMarkdownPayload = "# " + e2eProbe + " heading\n\n" +
 	"<div hx-get=\"/servers/new\" hx-trigger=\"load\" hx-target=\"body\" data-pwn=\"md-hx\">raw html</div>\n\n" +
 	"- " + e2eProbe + " item with **bold** and `code`\n"
 
+// e2eKeyPayload is a payload short enough to be a schema's property name,
+// which the form puts in names, ids and labels.
+const e2eKeyPayload = `x"><img src=x onerror="document.title='PWNED'" data-pwn="key">`
+
 // e2eJavaScriptURL is a link target that runs script when followed.
 const e2eJavaScriptURL = "javascript:document.title='PWNED';window.__pwned=5"
 
@@ -85,12 +89,14 @@ const e2eInertJS = `(() => {
 // TestBrowserPayloads connects the dashboard to a hostile server that puts
 // script, event handlers, frames, htmx attributes and javascript: links in
 // everything it controls: its own name, title, version, website and
-// instructions; tool titles, descriptions and schemas; every kind of tool
+// instructions; tool titles, descriptions and schemas (property names,
+// enum titles, defaults, an array's item template); every kind of tool
 // result (plain text, Markdown, links, embedded resources, images of HTML
 // and SVG types, structuredContent, _meta, tool errors); resources and
 // their contents; a template; a prompt and its messages; completions; log
-// entries; an elicitation and a sampling request. After each is shown,
-// and on the session page and in a history search for it, the payloads
+// entries; a form and a URL elicitation and a sampling request. After each
+// is shown, in the console section, on the session page and in a history
+// search for it, the payloads
 // must not have run (document.title, window.__pwned), must not be in the
 // page as live elements, and must be readable as text; and the console
 // must report no error, so no Content-Security-Policy violation either:
@@ -138,6 +144,12 @@ func TestBrowserPayloads(t *testing.T) {
 	if got := p.value(card + ` [name="arg.text"]`); got != e2ePayload {
 		t.Errorf("the text field's default reads %q, want the schema's default as it is", got)
 	}
+	// An added row is cloned from a template that holds the item's
+	// payload-named field.
+	p.do("add a row", card, chromedp.Click(chromedp.CSS(card+` [data-testid="sf-add"]`)),
+		chromedp.WaitVisible(chromedp.CSS(card+` [data-testid="sf-item"]`)))
+	p.wantInert("the tool's form with a row added")
+	p.wantText("the added row", card+` [data-testid="sf-item"]`, e2eProbe)
 	p.startTool("hostile_result")
 	p.waitShown("the hostile result", card+`:not([data-e2e-stale])`)
 	p.wantOutcome("hostile_result", "result")
@@ -186,6 +198,17 @@ func TestBrowserPayloads(t *testing.T) {
 	p.do("decline", ask, chromedp.Click(chromedp.CSS(ask+` [data-testid="input-decline"]`)))
 	p.awaitTool("hostile_ask")
 	p.wantInert("the elicitation's answer")
+
+	step("a URL elicitation to a javascript: URL")
+	p.openTool("hostile_visit")
+	p.startTool("hostile_visit")
+	visit := p.waitInput("elicit-url", "")
+	p.wantInert("the URL elicitation")
+	p.wantText("the URL elicitation's message", visit+` [data-testid="input-message"]`, e2ePayload)
+	p.wantText("the refused URL", visit+` [data-testid="url-refused"]`, e2eJavaScriptURL)
+	p.do("decline the visit", visit, chromedp.Click(chromedp.CSS(visit+` [data-testid="input-decline"]`)))
+	p.awaitTool("hostile_visit")
+	p.wantInert("the URL elicitation's answer")
 
 	step("a sampling request")
 	p.openTool("hostile_sample")
@@ -328,7 +351,10 @@ func e2eHostileServer(t *testing.T) string {
 		"text": {"type": "string", "title": ` + e2eJS(e2ePayload) + `, "description": ` + e2eJS(e2ePayload) + `, "default": ` + e2eJS(e2ePayload) + `},
 		"choice": {"type": "string", "description": ` + e2eJS(e2eMarkdownPayload) + `, "oneOf": [
 			{"const": "a", "title": ` + e2eJS(e2ePayload) + `}, {"const": ` + e2eJS(e2ePayload) + `, "title": "b"}]},
-		"plain": {"type": "string", "enum": [` + e2eJS(e2ePayload) + `, "b"]}}}`)
+		"plain": {"type": "string", "enum": [` + e2eJS(e2ePayload) + `, "b"]},
+		` + e2eJS(e2eKeyPayload) + `: {"type": "string", "description": "a property whose name is a payload"},
+		"rows": {"type": "array", "description": ` + e2eJS(e2ePayload) + `, "items": {"type": "object", "title": ` + e2eJS(e2ePayload) + `, "properties": {
+			` + e2eJS(e2eKeyPayload) + `: {"type": "string", "title": ` + e2eJS(e2ePayload) + `, "default": ` + e2eJS(e2ePayload) + `}}}}}}`)
 	svg := []byte(e2eSVGPayload)
 	s.AddTool(&mcp.Tool{Name: "hostile_result", Title: e2ePayload, Description: e2ePayload, InputSchema: schema},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -364,6 +390,14 @@ func e2eHostileServer(t *testing.T) string {
 				return nil, err
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{text(res.Action + " " + e2ePayload)}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "hostile_visit", Description: e2ePayload, InputSchema: json.RawMessage(`{"type": "object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: e2ePayload, URL: e2eJavaScriptURL, ElicitationID: "pwn"})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{text(res.Action)}}, nil
 		})
 	s.AddTool(&mcp.Tool{Name: "hostile_sample", Description: e2ePayload, InputSchema: json.RawMessage(`{"type": "object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
