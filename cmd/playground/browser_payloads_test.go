@@ -158,6 +158,13 @@ func TestBrowserPayloads(t *testing.T) {
 	}
 	p.wantText("the Markdown result", card+` [data-testid="markdown"]`, e2eProbe+" heading")
 	p.wantText("the resource link", card+` [data-testid="resource-link"]`, e2eProbe)
+	// A long name without spaces wraps inside the card.
+	if w := e2eEval[[]int](p.e2ePage, "measure the resource link", card, `(() => {
+		const e = document.querySelector(`+e2eJS(card+` [data-testid="resource-link"]`)+`);
+		return [e.scrollWidth, e.clientWidth];
+	})()`); w[0] > w[1]+1 {
+		t.Errorf("the resource link's name is %d px wide in a block of %d px: it runs out of the card", w[0], w[1])
+	}
 	p.wantText("the embedded resource", card+` [data-testid="content-embedded"]`, e2eProbe)
 	p.wantText("the structuredContent", card+` [data-testid="structured"]`, e2eProbe)
 	p.wantText("the result's _meta", card+` [data-testid="result-meta"]`, e2eProbe)
@@ -178,7 +185,7 @@ func TestBrowserPayloads(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(card+` [data-testid="resource-read"] [data-testid="resource-read-result"]`)))
 	p.wantInert("the hostile result after following its links")
 	if shots != "" {
-		p.screenshot(shots, "payloads-tool", card+` [data-testid="outcome"]`)
+		p.screenshot(shots, "payloads-tool", card+` [data-testid="markdown"]`)
 	}
 
 	step("a tool error")
