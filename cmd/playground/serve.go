@@ -86,7 +86,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: apps origin: %w", err)
 	}
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String()},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: backend.NewAuditLog(db)})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
