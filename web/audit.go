@@ -69,7 +69,7 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 		var raw []byte
 		switch {
 		case form:
-			details = formDetails(r.Form)
+			details = formDetails(r.PostForm) // the body only: the query is in the target's path
 		case body != nil:
 			details, raw = jsonBodyDetails(body), body.buf.Bytes()
 		default:

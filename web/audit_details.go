@@ -2,14 +2,17 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/schemaform"
 )
 
 // maxAuditDetails bounds an audit event's details: longer ones are kept
@@ -37,24 +40,48 @@ func isSecretField(name string) bool {
 	return backend.IsSecretName(name) || secretFields[strings.ToLower(name)]
 }
 
-// formDetails returns the audit details of a submitted form: each field
-// (but the CSRF token) with its value, or its values when repeated;
-// secrets redacted, JSON text (a schema form's JSON view) as JSON.
+// argumentsField holds, in the details of a schema form's submission, the
+// arguments its arg.* fields and its JSON view (schemaform.RawField) gave.
+const argumentsField = "arguments"
+
+// formDetails returns the audit details of a submitted form: each filled
+// field (but the CSRF token) with its value, or its values when repeated;
+// a schema form's arg.* fields as one "arguments" object (with the members
+// of its JSON view that no field gave); secrets redacted.
 func formDetails(form url.Values) map[string]any {
 	details := map[string]any{}
+	args := map[string]any{}
 	for name, values := range form {
-		if name == csrfField {
+		if name == csrfField || name == schemaform.RawField {
 			continue
 		}
-		redacted := make([]any, len(values))
-		for i, v := range values {
-			redacted[i] = redactField(name, v)
+		into, key := details, name
+		if arg, ok := strings.CutPrefix(name, "arg."); ok {
+			into, key = args, arg
 		}
-		if len(redacted) == 1 {
-			details[name] = redacted[0]
-		} else {
-			details[name] = redacted
+		var kept []any
+		for _, v := range values {
+			if v != "" {
+				kept = append(kept, redactField(key, v))
+			}
 		}
+		switch len(kept) {
+		case 0:
+		case 1:
+			into[key] = kept[0]
+		default:
+			into[key] = kept
+		}
+	}
+	if raw, ok := redactField(schemaform.RawField, form.Get(schemaform.RawField)).(map[string]any); ok {
+		for k, v := range raw {
+			if _, given := args[k]; !given {
+				args[k] = v
+			}
+		}
+	}
+	if len(args) > 0 {
+		details[argumentsField] = args
 	}
 	return details
 }
@@ -146,17 +173,39 @@ func jsonBodyDetails(b *bodyCopy) map[string]any {
 	return map[string]any{"body": redactJSON(v)}
 }
 
-// detailsJSON encodes details as a JSON object of at most about
-// maxAuditDetails bytes: a longer encoding is kept as the text of its
-// first maxAuditDetails bytes under "truncated".
+// leadingDetails are the members that say most about a request (what
+// was called, with what): detailsJSON writes them first, so that the
+// audit page's one-line summary shows them.
+var leadingDetails = []string{"_tool", "_prompt", "method", "name", argumentsField, "params"}
+
+// detailsJSON encodes details as a JSON object, leadingDetails first and
+// the rest by name, of at most about maxAuditDetails bytes: a longer
+// encoding is kept as the text of its first maxAuditDetails bytes under
+// "truncated".
 func detailsJSON(details map[string]any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(details); err != nil {
-		return json.RawMessage(`{}`)
+	keys := make([]string, 0, len(details))
+	for k := range details {
+		keys = append(keys, k)
 	}
-	b := bytes.TrimSpace(buf.Bytes())
+	rank := func(k string) int {
+		if i := slices.Index(leadingDetails, k); i >= 0 {
+			return i
+		}
+		return len(leadingDetails)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(compactJSON(k))
+		buf.WriteByte(':')
+		buf.Write(compactJSON(details[k]))
+	}
+	buf.WriteByte('}')
+	b := buf.Bytes()
 	if len(b) <= maxAuditDetails {
 		return b
 	}
@@ -166,6 +215,18 @@ func detailsJSON(details map[string]any) json.RawMessage {
 	}
 	out, _ := json.Marshal(map[string]any{"truncated": string(cut) + "…", "bytes": len(b)})
 	return out
+}
+
+// compactJSON encodes v without escaping markup (the page escapes it),
+// or as null when it cannot be encoded.
+func compactJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimSpace(buf.Bytes())
 }
 
 // bodyCopy is a request body that keeps a copy of what its reader read,

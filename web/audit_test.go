@@ -73,7 +73,8 @@ func TestToolCallsAreAuditedWithTheirArgumentsAndWhoCalled(t *testing.T) {
 		t.Fatalf("details %s: %v", e.Details, err)
 	}
 	if e.ActorName != testAdmin || e.ActorID == 0 || e.Via != backend.ViaBrowser || e.Client != "127.0.0.1" || e.Outcome != backend.AuditOK ||
-		e.Target != fmt.Sprintf("session %d (sdk)", sess.ID) || details["_tool"] != "echo" || details["arg.text"] != "hello from the audit test" {
+		e.Target != fmt.Sprintf("session %d (sdk)", sess.ID) || details["_tool"] != "echo" ||
+		details["arguments"].(map[string]any)["text"] != "hello from the audit test" || !strings.HasPrefix(string(e.Details), `{"_tool":"echo","arguments":`) {
 		t.Errorf("the form's tool call was audited as %+v, details %s", e, e.Details)
 	}
 	if _, ok := details["_csrf"]; ok {
