@@ -69,7 +69,7 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 		var raw []byte
 		switch {
 		case form:
-			details = formDetails(r.PostForm) // the body only: the query is in the target's path
+			details = formDetails(r.PostForm) // the fields of the body, not of the query
 		case body != nil:
 			details, raw = jsonBodyDetails(body), body.buf.Bytes()
 		default:
