@@ -97,13 +97,20 @@ func redactField(name, value string) any {
 	case isSecretField(name):
 		return backend.RedactedValue
 	}
-	if t := strings.TrimSpace(value); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		var v any
-		if json.Unmarshal([]byte(t), &v) == nil {
-			return redactJSON(v)
-		}
+	if v, ok := jsonText(value); ok {
+		return redactJSON(v)
 	}
 	return backend.RedactURLsIn(value)
+}
+
+// jsonText decodes text that holds a JSON object or array.
+func jsonText(text string) (any, bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
+		return nil, false
+	}
+	var v any
+	return v, json.Unmarshal([]byte(t), &v) == nil
 }
 
 // redactPairLines keeps the names of NAME=value and Name: value lines and
@@ -147,6 +154,11 @@ func redactJSON(v any) any {
 			t[i] = redactJSON(x)
 		}
 	case string:
+		// JSON inside a string (a raw message, a console's params) has
+		// its secrets redacted too, and stays a string.
+		if inner, ok := jsonText(t); ok {
+			return string(compactJSON(redactJSON(inner)))
+		}
 		return backend.RedactURLsIn(t)
 	}
 	return v

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/web"
 )
 
@@ -269,5 +271,31 @@ func TestAuditExportIsNDJSONOfTheFilteredEvents(t *testing.T) {
 	}
 	if none := lines("?actor=nobody"); len(none) != 0 {
 		t.Errorf("an export that selects nothing: %v", none)
+	}
+}
+
+// TestAuditFailureNeverFailsTheRequest takes the audit table away behind
+// the dashboard's back: a request still does what it asked and answers as
+// usual, and the failure to record it is logged.
+func TestAuditFailureNeverFailsTheRequest(t *testing.T) {
+	var log syncBuffer
+	d := mustDashboardWith(t, dashboardOptions{log: &log})
+	other, err := sql.Open("sqlite3", store.DSN(d.dbPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.ExecContext(t.Context(), `ALTER TABLE audit_events RENAME TO audit_events_away`); err != nil {
+		t.Fatal(err)
+	}
+	r := d.postForm(t, "/collections", url.Values{"_csrf": {d.MustCSRF(t)}, "name": {"kept despite the audit"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("creating a collection while the audit log fails: %d %s", r.Status, r.Body)
+	}
+	if !strings.Contains(d.get(t, "/collections").Body, "kept despite the audit") {
+		t.Error("the collection was not created")
+	}
+	if !strings.Contains(log.String(), "could not record an audit event") || !strings.Contains(log.String(), "collection.create") {
+		t.Errorf("the failure to record is not logged:\n%s", log.String())
 	}
 }
