@@ -40,8 +40,9 @@ func noteAudit(c echo.Context, n auditNote) { c.Set(auditNoteKey, n) }
 func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if !changesState(r.Method) {
-			return next(c)
+		route := r.Method + " " + c.Path()
+		if _, known := s.access[route]; !known || !changesState(r.Method) {
+			return next(c) // a request that matches no route changes nothing
 		}
 		var body *bodyCopy
 		mediaType, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
@@ -50,7 +51,6 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 			body = &bodyCopy{ReadCloser: r.Body}
 			r.Body = body
 		}
-		route := r.Method + " " + c.Path()
 		target := s.auditTarget(c)
 		p, signedIn := principalOf(c) // before the handler, which may sign out
 		err := next(c)

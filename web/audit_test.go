@@ -56,6 +56,13 @@ func TestEveryStateChangingRouteHasAnAuditAction(t *testing.T) {
 	if len(seen) < 40 {
 		t.Errorf("only %d state-changing routes; does the router list its routes?", len(seen))
 	}
+	before := len(d.auditEvents(t, backend.AuditFilter{}))
+	if r := d.postForm(t, "/no/such/route", url.Values{"_csrf": {d.MustCSRF(t)}}); r.Status != http.StatusNotFound {
+		t.Errorf("POST /no/such/route: %d, want 404", r.Status)
+	}
+	if after := d.auditEvents(t, backend.AuditFilter{}); len(after) != before {
+		t.Errorf("a request that matched no route was audited: %+v", after[0])
+	}
 }
 
 func TestToolCallsAreAuditedWithTheirArgumentsAndWhoCalled(t *testing.T) {
