@@ -75,7 +75,9 @@ func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, e
 }
 
 // SignOut ends the browser session id.
-func (a *Accounts) SignOut(ctx context.Context, id int64) error { return a.store.DeleteWebSession(ctx, id) }
+func (a *Accounts) SignOut(ctx context.Context, id int64) error {
+	return a.store.DeleteWebSession(ctx, id)
+}
 
 // SignOutEverywhere ends every browser session of the person but the one
 // keep (0: all).

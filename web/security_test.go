@@ -156,7 +156,7 @@ func TestCSRF(t *testing.T) {
 	t.Run("form-encoded API request from a signed-in browser", func(t *testing.T) {
 		d := MustDashboard(t)
 		req := d.newRequest(t, http.MethodPost, "/api/v1/servers", strings.NewReader(`{"name":"a","transport":"stdio","command":"true"}`))
-		req.Header.Del("Authorization") // a browser sends its cookies, never an API token
+		req.Header.Del("Authorization")              // a browser sends its cookies, never an API token
 		req.Header.Set("Content-Type", "text/plain") // what a cross-site form can send without preflight
 		if r := d.do(t, req); r.Status != http.StatusUnauthorized {
 			t.Errorf("status %d, want 401: the API takes API tokens only", r.Status)
