@@ -19,6 +19,8 @@ type Event struct {
 	Task *TaskStatus
 	// Resource is an update of a subscribed resource (see Pool.Subscribe).
 	Resource *ResourceUpdate
+	// PresenceChanged says who watches the session changed (see Presence).
+	PresenceChanged bool
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not

@@ -35,7 +35,15 @@ type Inbox struct {
 	mu      sync.Mutex
 	nextID  int64
 	waiting map[int64]*waitingInput
+	// answered remembers who answered the latest requests (id → name),
+	// at most answeredKept of them, oldest dropped first (answeredOrder).
+	answered      map[int64]string
+	answeredOrder []int64
 }
+
+// answeredKept bounds how many answerers the inbox remembers: enough for
+// every page watching a session to learn who answered before it asks.
+const answeredKept = 1024
 
 type waitingInput struct {
 	req    InputRequest
@@ -50,7 +58,7 @@ type answer struct {
 // NewInbox returns an inbox that tells the hub when a session's waiting
 // requests change. A request nobody answers within timeout fails.
 func NewInbox(hub *Hub, timeout time.Duration) *Inbox {
-	return &Inbox{hub: hub, timeout: timeout, waiting: map[int64]*waitingInput{}}
+	return &Inbox{hub: hub, timeout: timeout, waiting: map[int64]*waitingInput{}, answered: map[int64]string{}}
 }
 
 // Ask queues a request and waits for its answer. It returns the answer's
@@ -98,38 +106,64 @@ func (in *Inbox) Pending(sessionID int64) []InputRequest {
 }
 
 // Get returns a waiting request, or an ENotFound *Error when it was
-// answered or abandoned meanwhile.
+// answered (saying by whom, when known) or abandoned meanwhile.
 func (in *Inbox) Get(id int64) (InputRequest, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	w, ok := in.waiting[id]
 	if !ok {
-		return InputRequest{}, Errorf(ENotFound, "The server is no longer waiting for this answer.")
+		return InputRequest{}, in.goneLocked(id)
 	}
 	return w.req, nil
 }
 
-// Answer sends result as the reply to request id.
-func (in *Inbox) Answer(id int64, result json.RawMessage) error {
-	return in.deliver(id, answer{result: result})
+// goneLocked is the error for request id, no longer waiting.
+func (in *Inbox) goneLocked(id int64) error {
+	if by := in.answered[id]; by != "" {
+		return Errorf(ENotFound, "%s answered this request first.", by)
+	}
+	return Errorf(ENotFound, "The server is no longer waiting for this answer.")
+}
+
+// AnsweredBy returns who answered request id, "" when that is not known
+// (it was abandoned, answered by a script without a name, or long ago).
+func (in *Inbox) AnsweredBy(id int64) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.answered[id]
+}
+
+// Answer sends result as the reply to request id, given by the person by
+// ("" when unknown). Only the first answer to a request counts; later
+// ones get ENotFound naming who answered.
+func (in *Inbox) Answer(id int64, result json.RawMessage, by string) error {
+	return in.deliver(id, answer{result: result}, by)
 }
 
 // Refuse replies to request id with err, which the client sends as a
-// JSON-RPC error (an *mcpclient.RPCError keeps its code).
-func (in *Inbox) Refuse(id int64, err error) error {
-	return in.deliver(id, answer{err: err})
+// JSON-RPC error (an *mcpclient.RPCError keeps its code), as Answer does.
+func (in *Inbox) Refuse(id int64, err error, by string) error {
+	return in.deliver(id, answer{err: err}, by)
 }
 
-func (in *Inbox) deliver(id int64, a answer) error {
+func (in *Inbox) deliver(id int64, a answer, by string) error {
 	in.mu.Lock()
 	w, ok := in.waiting[id]
-	if ok {
-		delete(in.waiting, id)
+	if !ok {
+		err := in.goneLocked(id)
+		in.mu.Unlock()
+		return err
+	}
+	delete(in.waiting, id)
+	if by != "" {
+		in.answered[id] = by
+		in.answeredOrder = append(in.answeredOrder, id)
+		if len(in.answeredOrder) > answeredKept {
+			delete(in.answered, in.answeredOrder[0])
+			in.answeredOrder = in.answeredOrder[1:]
+		}
 	}
 	in.mu.Unlock()
-	if !ok {
-		return Errorf(ENotFound, "The server is no longer waiting for this answer.")
-	}
 	w.answer <- a
 	return nil
 }

@@ -72,10 +72,10 @@ func assertGone(t *testing.T, inbox *backend.Inbox, req backend.InputRequest) {
 	if _, err := inbox.Get(req.ID); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("Get(%d) after the request ended: %v, want a %s error", req.ID, err, backend.ENotFound)
 	}
-	if err := inbox.Answer(req.ID, json.RawMessage(`{}`)); backend.ErrorCodeOf(err) != backend.ENotFound {
+	if err := inbox.Answer(req.ID, json.RawMessage(`{}`), ""); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("Answer(%d) after the request ended: %v, want a %s error", req.ID, err, backend.ENotFound)
 	}
-	if err := inbox.Refuse(req.ID, errors.New("no")); backend.ErrorCodeOf(err) != backend.ENotFound {
+	if err := inbox.Refuse(req.ID, errors.New("no"), ""); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("Refuse(%d) after the request ended: %v, want a %s error", req.ID, err, backend.ENotFound)
 	}
 }
@@ -103,7 +103,7 @@ func TestInboxAnswerRoundTrip(t *testing.T) {
 	}
 
 	const answer = `{"action":"accept","content":{"name":"Ada"}}`
-	if err := inbox.Answer(req.ID, json.RawMessage(answer)); err != nil {
+	if err := inbox.Answer(req.ID, json.RawMessage(answer), ""); err != nil {
 		t.Fatalf("Answer: %v", err)
 	}
 	a := outcome(t, done)
@@ -113,7 +113,7 @@ func TestInboxAnswerRoundTrip(t *testing.T) {
 	assertGone(t, inbox, req)
 
 	// A second answer finds nobody waiting.
-	if err := inbox.Answer(req.ID, json.RawMessage(`{"action":"decline"}`)); backend.ErrorCodeOf(err) != backend.ENotFound {
+	if err := inbox.Answer(req.ID, json.RawMessage(`{"action":"decline"}`), ""); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("second Answer: %v, want %s", err, backend.ENotFound)
 	}
 	if _, err := inbox.Get(12345); backend.ErrorCodeOf(err) != backend.ENotFound {
@@ -126,7 +126,7 @@ func TestInboxRefuse(t *testing.T) {
 	req, done := startAsk(t, inbox, t.Context(), 1, backend.MethodSample, `{"messages":[],"maxTokens":10}`)
 
 	refusal := &backend.JSONRPCError{Code: -1, Message: "The user refused the sampling request."}
-	if err := inbox.Refuse(req.ID, refusal); err != nil {
+	if err := inbox.Refuse(req.ID, refusal, ""); err != nil {
 		t.Fatalf("Refuse: %v", err)
 	}
 	a := outcome(t, done)
@@ -203,7 +203,7 @@ func TestInboxPendingOrderAndSessions(t *testing.T) {
 	}
 
 	// Answering one from the middle keeps the others in order.
-	if err := inbox.Answer(reqs[2].ID, json.RawMessage(`{}`)); err != nil {
+	if err := inbox.Answer(reqs[2].ID, json.RawMessage(`{}`), ""); err != nil {
 		t.Fatal(err)
 	}
 	outcome(t, dones[2])
@@ -259,7 +259,7 @@ func TestInboxAskEndsWithItsContext(t *testing.T) {
 			if p := inbox.Pending(1); len(p) != 1 || p[0].ID != other.ID {
 				t.Errorf("Pending after one Ask ended = %+v, want only request %d", p, other.ID)
 			}
-			if err := inbox.Answer(other.ID, json.RawMessage(`{"ok":true}`)); err != nil {
+			if err := inbox.Answer(other.ID, json.RawMessage(`{"ok":true}`), ""); err != nil {
 				t.Fatal(err)
 			}
 			if a := outcome(t, otherDone); a.err != nil || string(a.result) != `{"ok":true}` {
@@ -314,10 +314,10 @@ func TestInboxPublishesChanges(t *testing.T) {
 		end func(inbox *backend.Inbox, req backend.InputRequest, cancel context.CancelFunc)
 	}{
 		{"answered", time.Minute, func(inbox *backend.Inbox, req backend.InputRequest, _ context.CancelFunc) {
-			inbox.Answer(req.ID, json.RawMessage(`{}`))
+			inbox.Answer(req.ID, json.RawMessage(`{}`), "")
 		}},
 		{"refused", time.Minute, func(inbox *backend.Inbox, req backend.InputRequest, _ context.CancelFunc) {
-			inbox.Refuse(req.ID, errors.New("no"))
+			inbox.Refuse(req.ID, errors.New("no"), "")
 		}},
 		{"cancelled", time.Minute, func(_ *backend.Inbox, _ backend.InputRequest, cancel context.CancelFunc) { cancel() }},
 		{"timed out", 50 * time.Millisecond, func(*backend.Inbox, backend.InputRequest, context.CancelFunc) {}},
@@ -408,9 +408,9 @@ func TestInboxConcurrent(t *testing.T) {
 						}
 						var err error
 						if r.Method == backend.MethodSample {
-							err = inbox.Refuse(r.ID, errors.New(string(r.Params)))
+							err = inbox.Refuse(r.ID, errors.New(string(r.Params)), "")
 						} else {
-							err = inbox.Answer(r.ID, r.Params)
+							err = inbox.Answer(r.ID, r.Params, "")
 						}
 						switch backend.ErrorCodeOf(err) {
 						case "":

@@ -3,6 +3,7 @@ package backend
 import (
 	"crypto/rand"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -28,16 +29,18 @@ func checkPassword(password string) error {
 
 // passwordHasher hashes and checks passwords with bcrypt.
 type passwordHasher struct {
-	cost  int
-	dummy string // a hash at cost of a password nobody knows
+	cost int
+	// dummy is a hash at cost of a password nobody knows, made the first
+	// time a sign-in names no account (not at start: a hash takes long).
+	dummyOnce *sync.Once
+	dummy     *string
 }
 
 func newPasswordHasher(cost int) (passwordHasher, error) {
-	dummy, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), cost)
-	if err != nil {
-		return passwordHasher{}, fmt.Errorf("backend: password hashing: %w", err)
+	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
+		return passwordHasher{}, fmt.Errorf("backend: bcrypt cost %d is outside %d..%d", cost, bcrypt.MinCost, bcrypt.MaxCost)
 	}
-	return passwordHasher{cost: cost, dummy: string(dummy)}, nil
+	return passwordHasher{cost: cost, dummyOnce: new(sync.Once), dummy: new(string)}, nil
 }
 
 func (h passwordHasher) hash(password string) (string, error) {
@@ -50,7 +53,11 @@ func (h passwordHasher) hash(password string) (string, error) {
 // sign-in answers as slowly for an unknown name as for a wrong password.
 func (h passwordHasher) matches(hash, password string) bool {
 	if hash == "" {
-		bcrypt.CompareHashAndPassword([]byte(h.dummy), []byte(password))
+		h.dummyOnce.Do(func() {
+			b, _ := bcrypt.GenerateFromPassword([]byte(rand.Text()), h.cost)
+			*h.dummy = string(b)
+		})
+		bcrypt.CompareHashAndPassword([]byte(*h.dummy), []byte(password))
 		return false
 	}
 	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil

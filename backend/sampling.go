@@ -33,9 +33,9 @@ func ParseSampling(params json.RawMessage) (mcpclient.CreateMessageParams, error
 }
 
 // ReplySample answers sampling request id with reply, as an assistant
-// message. An empty text is refused with an EInvalid *Error and sends
-// nothing.
-func (in *Inbox) ReplySample(id int64, reply SampleReply) error {
+// message, from the person by. An empty text is refused with an EInvalid
+// *Error and sends nothing.
+func (in *Inbox) ReplySample(id int64, reply SampleReply, by string) error {
 	if strings.TrimSpace(reply.Text) == "" {
 		return Errorf(EInvalid, "Write the reply the model would give.")
 	}
@@ -48,13 +48,13 @@ func (in *Inbox) ReplySample(id int64, reply SampleReply) error {
 	if err != nil {
 		return err
 	}
-	return in.Answer(id, body)
+	return in.Answer(id, body, by)
 }
 
 // DeclineSample refuses sampling request id as the spec says a client
 // does when its user rejects the request: JSON-RPC error -1.
-func (in *Inbox) DeclineSample(id int64) error {
-	return in.Refuse(id, &mcpclient.RPCError{Code: mcpclient.CodeUserRejected, Message: "User rejected sampling request"})
+func (in *Inbox) DeclineSample(id int64, by string) error {
+	return in.Refuse(id, &mcpclient.RPCError{Code: mcpclient.CodeUserRejected, Message: "User rejected sampling request"}, by)
 }
 
 func cmpOr(s, fallback string) string {

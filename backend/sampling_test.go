@@ -25,7 +25,7 @@ func TestReplySample(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			inbox := backend.NewInbox(backend.NewHub(0), time.Minute)
 			req, done := startAsk(t, inbox, t.Context(), 1, backend.MethodSample, `{"messages":[],"maxTokens":10}`)
-			if err := inbox.ReplySample(req.ID, tt.reply); err != nil {
+			if err := inbox.ReplySample(req.ID, tt.reply, ""); err != nil {
 				t.Fatalf("ReplySample: %v", err)
 			}
 			if a := outcome(t, done); a.err != nil || string(a.result) != tt.want {
@@ -37,7 +37,7 @@ func TestReplySample(t *testing.T) {
 	t.Run("empty text", func(t *testing.T) {
 		inbox := backend.NewInbox(backend.NewHub(0), time.Minute)
 		req, _ := startAsk(t, inbox, t.Context(), 1, backend.MethodSample, `{"messages":[],"maxTokens":10}`)
-		if err := inbox.ReplySample(req.ID, backend.SampleReply{Text: " \n "}); backend.ErrorCodeOf(err) != backend.EInvalid {
+		if err := inbox.ReplySample(req.ID, backend.SampleReply{Text: " \n "}, ""); backend.ErrorCodeOf(err) != backend.EInvalid {
 			t.Errorf("ReplySample with no text = %v, want EInvalid", err)
 		}
 		if _, err := inbox.Get(req.ID); err != nil {
@@ -49,7 +49,7 @@ func TestReplySample(t *testing.T) {
 func TestDeclineSample(t *testing.T) {
 	inbox := backend.NewInbox(backend.NewHub(0), time.Minute)
 	req, done := startAsk(t, inbox, t.Context(), 1, backend.MethodSample, `{"messages":[],"maxTokens":10}`)
-	if err := inbox.DeclineSample(req.ID); err != nil {
+	if err := inbox.DeclineSample(req.ID, ""); err != nil {
 		t.Fatalf("DeclineSample: %v", err)
 	}
 	// The spec: a client whose user rejects sampling answers error -1.

@@ -1,8 +1,9 @@
 // Server requests (elicitation, sampling) draw attention wherever the user
 // is scrolled: while any waits, a toast fixed on screen names the oldest
 // ("Server asks: sampling") and how many more wait; its Answer button opens
-// the request's card in a dialog. A card answered or abandoned (the live
-// stream deletes it, for every viewer) closes its dialog; the toast then
+// the request's card in a dialog. A card answered (here, or by someone
+// else watching: the live stream then says who) or abandoned (the stream
+// deletes it) is no longer a request and closes its dialog; the toast then
 // names the next, or goes. URL elicitations open their link only after the
 // person has said yes to "Open <domain>?".
 (function () {
@@ -101,7 +102,7 @@
 
   // refresh makes the dialog and the toast follow the cards on the page.
   function refresh() {
-    if (dialog && dialog.open && !body.querySelector("[id^=input-]")) dialog.close();
+    if (dialog && dialog.open && !body.querySelector(CARD)) dialog.close();
     var cards = waiting().filter(function (c) { return !dismissed[c.id]; });
     if (cards.length === 0 || (dialog && dialog.open)) {
       if (toast) { toast.remove(); toast = null; }

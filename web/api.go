@@ -376,9 +376,9 @@ func (s *Server) apiAnswerInput(c echo.Context) error {
 		return backend.Errorf(backend.ENotFound, "The server is no longer waiting for this answer.")
 	}
 	if in.Error != nil {
-		err = s.deps.Inbox.Refuse(inputID, &backend.JSONRPCError{Code: in.Error.Code, Message: in.Error.Message, Data: in.Error.Data})
+		err = s.deps.Inbox.Refuse(inputID, &backend.JSONRPCError{Code: in.Error.Code, Message: in.Error.Message, Data: in.Error.Data}, answererName(c))
 	} else {
-		err = s.deps.Inbox.Answer(inputID, in.Result)
+		err = s.deps.Inbox.Answer(inputID, in.Result, answererName(c))
 	}
 	if err != nil {
 		return err

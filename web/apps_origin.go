@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -33,16 +32,12 @@ type AppsOrigin struct {
 	ancestors string
 }
 
-// newAppsOrigin builds the apps origin listening on addr, for the
-// dashboard that answers to dashboardHosts.
-func newAppsOrigin(addr string, dashboardHosts hostPolicy, apps *appStore, s *Server) *AppsOrigin {
-	o := &AppsOrigin{echo: echo.New(), hosts: newHostPolicy(addr, nil), apps: apps}
-	var origins []string
-	for h := range dashboardHosts {
-		origins = append(origins, "http://"+h) // h is host:port, as in a URL
-	}
-	slices.Sort(origins)
-	o.ancestors = strings.Join(origins, " ")
+// newAppsOrigin builds the apps origin listening on cfg.AppsAddr (and
+// reached at cfg.AppsBaseURL, if set), for the dashboard of cfg that
+// answers to dashboardHosts.
+func newAppsOrigin(cfg Config, dashboardHosts hostPolicy, apps *appStore, s *Server) *AppsOrigin {
+	o := &AppsOrigin{echo: echo.New(), hosts: newHostPolicy(cfg.AppsAddr, urlHosts(cfg.AppsBaseURL)), apps: apps}
+	o.ancestors = strings.Join(dashboardOrigins(cfg, dashboardHosts), " ")
 	e := o.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = func(err error, c echo.Context) {

@@ -47,7 +47,7 @@ func mustAppServer(tb testing.TB) string {
 	return ts.URL + "/mcp"
 }
 
-var appSrcRE = regexp.MustCompile(`src="(http://[^"]+/apps/([A-Z2-7]+))"`)
+var appSrcRE = regexp.MustCompile(`src="(https?://[^"]+/apps/([A-Z2-7]+))"`)
 
 // mustOpenApp connects a dashboard to mustAppServer, calls show from its
 // card and returns the session id and the app frame's address and token.

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"regexp"
@@ -24,6 +25,10 @@ type auditNote struct {
 	ActorID   int64
 	ActorName string
 	Outcome   string
+	// Details are added to the request's details: what the handler did
+	// that the request does not say (the names of the secrets revealed).
+	// Never put a secret value here.
+	Details map[string]any
 }
 
 // noteAudit records n for the audit event of c's request.
@@ -76,11 +81,12 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 			details = map[string]any{}
 		}
 		e.Action = auditAction(route, raw)
-		e.Details = detailsJSON(details)
 		e.Outcome = auditOutcome(c, err)
 		if n, ok := c.Get(auditNoteKey).(auditNote); ok {
 			e = n.applyTo(e)
+			maps.Copy(details, n.Details)
 		}
+		e.Details = detailsJSON(details)
 		if rerr := s.deps.Audit.Record(context.WithoutCancel(r.Context()), e); rerr != nil {
 			s.deps.Log.Error("could not record an audit event", "action", e.Action, "actor", e.ActorName, "target", e.Target, "err", rerr)
 		}

@@ -19,6 +19,7 @@ var auditActions = map[string]string{
 	"POST /users/:id/password":                      "user.password",
 	"POST /servers":                                 "server.create",
 	"POST /servers/:id":                             "server.update",
+	"POST /servers/:id/reveal":                      "secret.reveal",
 	"POST /servers/:id/delete":                      "server.delete",
 	"POST /servers/:id/connect":                     "session.connect",
 	"POST /sessions/:id/disconnect":                 "session.disconnect",

@@ -306,3 +306,18 @@ func TestAuditFailureNeverFailsTheRequest(t *testing.T) {
 		t.Errorf("the failure to record is not logged:\n%s", log.String())
 	}
 }
+
+// TestSecretRevealsAreAuditedByName records which of a server's secrets an
+// admin revealed, by name, never their values.
+func TestSecretRevealsAreAuditedByName(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "remote", "transport": "http", "url": "http://127.0.0.1:9/mcp",
+		"headers": map[string]string{"Authorization": "Bearer revealed-secret-3", "X-Team": "blue"}})
+	if r := d.htmxPost(t, fmt.Sprintf("/servers/%d/reveal", srv.ID), d.MustCSRF(t), url.Values{}); r.Status != http.StatusOK {
+		t.Fatalf("reveal: %d %s", r.Status, r.Body)
+	}
+	e := d.mustOneAuditEvent(t, "secret.reveal")
+	if e.ActorName != testAdmin || e.Target != fmt.Sprintf("server %d (remote)", srv.ID) || string(e.Details) != `{"revealed":["header Authorization"]}` {
+		t.Errorf("the reveal was audited as %+v %s", e, e.Details)
+	}
+}

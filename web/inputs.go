@@ -68,7 +68,10 @@ func (s *Server) answerInput(c echo.Context) error {
 		return err
 	}
 	req, err := s.deps.Inbox.Get(inputID)
-	if err != nil || req.SessionID != sessionID {
+	if err != nil {
+		return render(c, http.StatusOK, views.InputAnswered(inputID, backend.ErrorMessageOf(err)))
+	}
+	if req.SessionID != sessionID {
 		return render(c, http.StatusOK, views.InputAnswered(inputID, "The server is no longer waiting for this answer."))
 	}
 	view := inputView(req)
@@ -101,7 +104,7 @@ func (s *Server) answerInput(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.inputAnswered(c, inputID, s.deps.Inbox.Answer(inputID, body), "Answer sent.")
+	return s.inputAnswered(c, inputID, s.deps.Inbox.Answer(inputID, body, answererName(c)), "Answer sent.")
 }
 
 // answerSample sends the reply written for a sampling request, or its
@@ -110,9 +113,9 @@ func (s *Server) answerSample(c echo.Context, sessionID int64, view views.InputV
 	view.Values["reply"], view.Values["model"], view.Values["stopReason"] = c.FormValue("reply"), c.FormValue("model"), c.FormValue("stopReason")
 	switch action {
 	case "decline":
-		return s.inputAnswered(c, view.ID, s.deps.Inbox.DeclineSample(view.ID), "Declined.")
+		return s.inputAnswered(c, view.ID, s.deps.Inbox.DeclineSample(view.ID, answererName(c)), "Declined.")
 	case "accept":
-		err := s.deps.Inbox.ReplySample(view.ID, backend.SampleReply{Text: view.Values["reply"], Model: view.Values["model"], StopReason: view.Values["stopReason"]})
+		err := s.deps.Inbox.ReplySample(view.ID, backend.SampleReply{Text: view.Values["reply"], Model: view.Values["model"], StopReason: view.Values["stopReason"]}, answererName(c))
 		var appErr *backend.Error
 		if errors.As(err, &appErr) && appErr.Code == backend.EInvalid {
 			view.Errors = map[string]string{"reply": appErr.Message}
@@ -128,4 +131,11 @@ func (s *Server) inputAnswered(c echo.Context, inputID int64, err error, done st
 		return render(c, http.StatusOK, views.InputAnswered(inputID, backend.ErrorMessageOf(err)))
 	}
 	return render(c, http.StatusOK, views.InputAnswered(inputID, done))
+}
+
+// answererName names who answers a server request made in c: the person
+// signed in, or the owner of the API token.
+func answererName(c echo.Context) string {
+	p, _ := principalOf(c)
+	return p.User.Name
 }

@@ -572,9 +572,9 @@ func TestInputsPage(t *testing.T) {
 		if page := d.get(t, serverPage); strings.Contains(page.Body, `data-testid="input-request"`) {
 			t.Errorf("the server page still shows an input card after the answer")
 		}
-		// The card was answered: another answer finds nobody waiting.
+		// The card was answered: another answer finds it answered, by whom.
 		r = d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {"decline"}})
-		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) || !strings.Contains(r.Body, "no longer waiting") {
+		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="input-answered"`) || !strings.Contains(r.Body, testAdmin+" answered this request first.") {
 			t.Errorf("second answer: %d\n%s", r.Status, r.Body)
 		}
 	})
@@ -798,8 +798,8 @@ func TestInputsLiveStream(t *testing.T) {
 		t.Fatalf("answer: %d %s", r.Status, r.Body)
 	}
 	var sawEmpty, sawAnswer, sawResult bool
-	lr.until(t, "the card's removal, our answer and the tools/call result", func(msg string) bool {
-		sawEmpty = sawEmpty || strings.Contains(msg, fmt.Sprintf(`id="input-%d" hx-swap-oob="delete"`, in.ID))
+	lr.until(t, "the card saying who answered, our answer and the tools/call result", func(msg string) bool {
+		sawEmpty = sawEmpty || strings.Contains(msg, fmt.Sprintf(`id="input-%d" hx-swap-oob="outerHTML" data-testid="input-answered-by">Answered by %s.`, in.ID, testAdmin))
 		sawAnswer = sawAnswer || frame(msg, "out", "result", "elicitation/create")
 		sawResult = sawResult || frame(msg, "in", "result", "tools/call")
 		return sawEmpty && sawAnswer && sawResult

@@ -178,6 +178,9 @@ type dashboardOptions struct {
 	// signed out; otherwise testAdmin exists, the client is signed in as
 	// them and api sends their token.
 	anonymous bool
+	// configure, if not nil, changes the configuration and dependencies
+	// before the dashboard is built.
+	configure func(*web.Config, *web.Deps)
 }
 
 // mustDashboardWith is MustDashboard with options.
@@ -216,7 +219,12 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	ts := httptest.NewUnstartedServer(nil)
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
-	h := web.New(web.Config{Addr: host, AppsAddr: appsHost}, web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: backend.NewAuditLog(db)})
+	cfg := web.Config{Addr: host, AppsAddr: appsHost}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: backend.NewAuditLog(db)}
+	if o.configure != nil {
+		o.configure(&cfg, &deps)
+	}
+	h := web.New(cfg, deps)
 	ts.Config.Handler = h
 	apps.Config.Handler = h.AppsOrigin()
 	ts.Start()

@@ -51,11 +51,19 @@ func (p hostPolicy) allows(host string) bool {
 func (s *Server) checkHostAndOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if !s.hosts.allows(r.Host) {
+		// Orchestrators probe the pod's address, not a name the dashboard
+		// answers to, so the health check answers whatever the Host and
+		// Origin. That is safe: it is GET only, reads no data (its answer
+		// is "ok" or a short reason) and changes no state, so a page that
+		// reaches it by DNS rebinding learns only whether the dashboard is
+		// up. Probes send no fetch metadata: other sites' pages are still
+		// refused below.
+		probe := r.Method == http.MethodGet && r.URL.Path == healthPath
+		if !probe && !s.hosts.allows(r.Host) {
 			s.deps.Log.Warn("refused request for an unknown host", "host", r.Host, "path", r.URL.Path)
 			return c.String(http.StatusMisdirectedRequest, "This dashboard does not answer to the host "+r.Host+".\n")
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !s.sameOrigin(origin) {
+		if origin := r.Header.Get("Origin"); origin != "" && !probe && !s.sameOrigin(origin) {
 			s.deps.Log.Warn("refused cross-origin request", "origin", origin, "path", r.URL.Path)
 			return c.String(http.StatusForbidden, "Cross-origin requests are refused.\n")
 		}

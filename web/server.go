@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -38,9 +39,12 @@ type Deps struct {
 	History backend.HistoryStore
 	// Imports stores NDJSON exports as read-only sessions (history_io.go).
 	Imports *backend.SessionImporter
-	// Accounts signs people in; every route but signing in and static
-	// files needs someone signed in (access.go).
+	// Accounts signs people in; every route but signing in, static files
+	// and the health check needs someone signed in (access.go).
 	Accounts *backend.Accounts
+	// Health, if not nil, is what /healthz asks whether the database
+	// answers (health.go).
+	Health Health
 	// Audit records who changed what (audit.go) and shows it to admins.
 	Audit *backend.AuditLog
 }
@@ -63,11 +67,27 @@ type Config struct {
 	// AppsAddr is the address (host:port, resolved) of the listener that
 	// serves Server.AppsOrigin, or "" to render no MCP Apps.
 	AppsAddr string
+	// TLS says both listeners serve HTTPS (with the same certificate), so
+	// their URLs are https ones.
+	TLS bool
+	// BaseURL is the dashboard's public URL (scheme://host[:port], no
+	// trailing slash) when people reach it through another address, such
+	// as a reverse proxy's; "" when they use the listener's. Its host is
+	// accepted in the Host check (public_url.go).
+	BaseURL string
+	// AppsBaseURL is the apps origin's public URL, in the form of BaseURL;
+	// the dashboard frames apps from it, and the apps origin accepts its
+	// host.
+	AppsBaseURL string
+	// TrustedProxies are the peers whose X-Forwarded-For and
+	// X-Forwarded-Proto headers are believed (client_addr.go).
+	TrustedProxies []netip.Prefix
 }
 
 // Server is the dashboard's http.Handler. Close ends its WebSocket streams.
 type Server struct {
 	echo  *echo.Echo
+	cfg   Config
 	deps  Deps
 	hosts hostPolicy
 
@@ -75,7 +95,8 @@ type Server struct {
 	cancel context.CancelFunc
 	wsWG   sync.WaitGroup
 
-	access routeAccess // who may use each route (access.go)
+	access   routeAccess       // who may use each route (access.go)
+	presence *backend.Presence // who watches each session's live traffic
 
 	toolViews toolViewCache // see server_page.go
 
@@ -87,15 +108,17 @@ type Server struct {
 // New builds the dashboard.
 func New(cfg Config, deps Deps) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{echo: echo.New(), deps: deps, hosts: newHostPolicy(cfg.Addr, cfg.AllowedHosts), ctx: ctx, cancel: cancel, apps: newAppStore(), access: routeAccess{}}
+	s := &Server{echo: echo.New(), cfg: cfg, deps: deps, hosts: newHostPolicy(cfg.Addr, append(urlHosts(cfg.BaseURL), cfg.AllowedHosts...)),
+		ctx: ctx, cancel: cancel, apps: newAppStore(), access: routeAccess{}, presence: backend.NewPresence(deps.Hub)}
 	if cfg.AppsAddr != "" {
-		s.appsURL = "http://" + cfg.AppsAddr
-		s.appsOrigin = newAppsOrigin(cfg.AppsAddr, s.hosts, s.apps, s)
+		s.appsURL = cfg.appsURL()
+		s.appsOrigin = newAppsOrigin(cfg, s.hosts, s.apps, s)
 	}
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.Pre(securityHeaders(s.appsURL)) // first: every answer carries them
+	e.Pre(s.strictTransport)
 	e.Use(middleware.Recover())
 	e.Use(s.checkHostAndOrigin)
 	e.Use(s.authenticate)
@@ -112,6 +135,7 @@ func New(cfg Config, deps Deps) *Server {
 	for _, r := range e.Routes() {
 		s.access[r.Method+" "+r.Path] = anyone
 	}
+	s.get(healthPath, anyone, s.healthz)
 	s.get("/signin", anyone, s.showSignIn)
 	s.post("/signin", anyone, s.signIn)
 	s.get("/setup", anyone, s.showSetup)
@@ -146,6 +170,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/edit", editorRole, s.editServerForm)
 	s.post("/servers/:id", editorRole, s.updateServer)
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
+	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)
 	s.post("/servers/:id/connect", editorRole, s.connectServer)
 	s.post("/sessions/:id/disconnect", editorRole, s.disconnectSession)
 	s.post("/sessions/:id/tools/call", editorRole, s.callTool)
@@ -178,7 +203,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/sessions/:id/exchanges/:exchange", viewerRole, s.showExchange)
 	s.post("/sessions/:id/exchanges/:exchange/replay", editorRole, s.replayExchange)
 	s.get("/frames/:id/body", viewerRole, s.frameBody)
-	s.get("/frames/:id/raw", editorRole, s.frameRaw)
+	s.get("/frames/:id/raw", viewerRole, s.frameRaw)
 
 	s.get("/collections", viewerRole, s.listCollections)
 	s.post("/collections", editorRole, s.createCollection)

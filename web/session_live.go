@@ -47,6 +47,7 @@ func (s *Server) streamSession(c echo.Context) error {
 	}
 	v := viewer{sessionID: id, filter: filter}
 	v.csrf, _ = c.Get(csrfKey).(string)
+	v.who, _ = principalOf(c)
 	w, err := backend.WatchSession(c.Request().Context(), s.deps.Hub, s.deps.Frames, backend.WatchQuery{
 		SessionID: id, AfterID: after, Limit: framePageSize, BodyPreview: views.FrameBodyPreview, Filter: filter,
 	})
@@ -83,8 +84,9 @@ func (s *Server) streamSession(c echo.Context) error {
 // frames the page lacks (see backend.Watch).
 type viewer struct {
 	sessionID int64
-	after     int64  // the newest frame the page shows
-	csrf      string // the viewer's CSRF token, for the forms streamed to it
+	after     int64             // the newest frame the page shows
+	csrf      string            // the viewer's CSRF token, for the forms streamed to it
+	who       backend.Principal // the person watching, shown to the others
 	filter    backend.FrameFilter
 
 	backlog      []backend.Frame
@@ -97,6 +99,7 @@ type viewer struct {
 func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v viewer) {
 	defer conn.Close()
 	defer sub.Close()
+	defer s.presence.Join(v.sessionID, v.who.User.Name, v.who.Role)()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	finished, watched := make(chan struct{}), make(chan struct{})
@@ -124,7 +127,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 		}
 	}()
 
-	code, reason := s.stream(ctx, conn, sub, v)
+	code, reason := s.stream(ctx, &liveConn{Conn: conn, render: views.WithViewer(context.Background(), v.who)}, sub, v)
 	if s.ctx.Err() != nil {
 		code, reason = websocket.CloseGoingAway, "dashboard closing"
 	}
@@ -133,7 +136,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 
 // stream writes the backlog, the waiting inputs, then each event, until
 // something ends it; it returns the close code and reason to send.
-func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.Subscription, v viewer) (int, string) {
+func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscription, v viewer) (int, string) {
 	const lost = "write failed"
 	sessionID, last := v.sessionID, v.after
 	if !s.sendBacklog(conn, v, &last) {
@@ -146,6 +149,9 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 		shown[in.ID] = true
 	}
 	if !s.sendFragment(conn, views.InputsPanel(sessionID, inputs, true)) {
+		return websocket.CloseInternalServerErr, lost
+	}
+	if !s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID))) {
 		return websocket.CloseInternalServerErr, lost
 	}
 	// A session that ended before the subscription began sent its last
@@ -180,16 +186,19 @@ func (s *Server) stream(ctx context.Context, conn *websocket.Conn, sub *backend.
 			if ev.Session != nil && !ev.Session.Live() && !s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf)) {
 				return websocket.CloseInternalServerErr, lost
 			}
+			if ev.PresenceChanged && !s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID))) {
+				return websocket.CloseInternalServerErr, lost
+			}
 			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
 				return websocket.CloseInternalServerErr, lost
 			}
-			if ev.Resource != nil && !sendResourceUpdate(conn, *ev.Resource) {
+			if ev.Resource != nil && !sendResourceUpdate(conn.Conn, *ev.Resource) {
 				return websocket.CloseInternalServerErr, lost
 			}
-			if ev.Progress != nil && !sendProgress(conn, *ev.Progress) {
+			if ev.Progress != nil && !sendProgress(conn.Conn, *ev.Progress) {
 				return websocket.CloseInternalServerErr, lost
 			}
-			if ev.Task != nil && !sendTaskStatus(conn, *ev.Task) {
+			if ev.Task != nil && !sendTaskStatus(conn.Conn, *ev.Task) {
 				return websocket.CloseInternalServerErr, lost
 			}
 			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
@@ -233,7 +242,7 @@ func cutOff(conn *websocket.Conn, sub *backend.Subscription, finished <-chan str
 // newest frame it has: the frames after it, or the newest page in place
 // of what the viewer shows when it is more than a page behind. ok is
 // false when the write failed.
-func (s *Server) sendBacklog(conn *websocket.Conn, v viewer, last *int64) bool {
+func (s *Server) sendBacklog(conn *liveConn, v viewer, last *int64) bool {
 	if !v.reset {
 		return s.sendFrames(conn, v.backlog, last)
 	}
@@ -263,7 +272,7 @@ func matching(frames []backend.Frame, filter backend.FrameFilter) []backend.Fram
 }
 
 // sendFrames writes the frames newer than *last and advances it.
-func (s *Server) sendFrames(conn *websocket.Conn, frames []backend.Frame, last *int64) bool {
+func (s *Server) sendFrames(conn *liveConn, frames []backend.Frame, last *int64) bool {
 	start := 0
 	for start < len(frames) && frames[start].ID <= *last {
 		start++
@@ -279,11 +288,19 @@ func (s *Server) sendFrames(conn *websocket.Conn, frames []backend.Frame, last *
 	return true
 }
 
+// liveConn is a live stream's connection with the context its fragments
+// render in, which names who watches (so that forms show only what their
+// role may use).
+type liveConn struct {
+	*websocket.Conn
+	render context.Context
+}
+
 // sendFragment renders comp and writes it as one message. Rendering does
 // not watch a context: it is quick, and a closing stream still ends cleanly.
-func (s *Server) sendFragment(conn *websocket.Conn, comp templ.Component) bool {
+func (s *Server) sendFragment(conn *liveConn, comp templ.Component) bool {
 	var buf bytes.Buffer
-	if err := comp.Render(context.Background(), &buf); err != nil {
+	if err := comp.Render(conn.render, &buf); err != nil {
 		s.deps.Log.Error("rendering live fragment", "err", err)
 		return false
 	}
@@ -340,7 +357,7 @@ func sendJSON(conn *websocket.Conn, v any) bool {
 
 // sendInputChanges adds the cards of newly waiting requests and removes
 // those no longer waiting, updating shown, the set of cards the viewer has.
-func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown map[int64]bool) bool {
+func (s *Server) sendInputChanges(conn *liveConn, sessionID int64, shown map[int64]bool) bool {
 	var added []views.InputView
 	waiting := map[int64]bool{}
 	for _, in := range s.inputViews(sessionID) {
@@ -350,14 +367,14 @@ func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown m
 			shown[in.ID] = true
 		}
 	}
-	var gone []int64
+	var gone []views.GoneInput
 	for id := range shown {
 		if !waiting[id] {
-			gone = append(gone, id)
+			gone = append(gone, views.GoneInput{ID: id, By: s.deps.Inbox.AnsweredBy(id)})
 			delete(shown, id)
 		}
 	}
-	if len(gone) > 0 && !s.sendFragment(conn, views.InputsRemove(gone)) {
+	if len(gone) > 0 && !s.sendFragment(conn, views.InputsGone(gone)) {
 		return false
 	}
 	return len(added) == 0 || s.sendFragment(conn, views.InputsAdd(sessionID, added))
@@ -366,7 +383,7 @@ func (s *Server) sendInputChanges(conn *websocket.Conn, sessionID int64, shown m
 // sendListChanges writes a ListChangedNotice for each list-change
 // notification among frames. ok is false when a write failed; a session
 // that cannot be read (of a deleted server, say) gets no notice.
-func (s *Server) sendListChanges(ctx context.Context, conn *websocket.Conn, sessionID int64, frames []backend.Frame) bool {
+func (s *Server) sendListChanges(ctx context.Context, conn *liveConn, sessionID int64, frames []backend.Frame) bool {
 	for _, f := range frames {
 		kind := f.ListChanged()
 		if kind == "" {

@@ -34,9 +34,9 @@ func WithKey(src KeySource) Option {
 	return func(o *openOptions) { o.key = src }
 }
 
-// file is the key file src names for the database at dbPath, "" when src
-// holds the key itself.
-func (src KeySource) file(dbPath string) string {
+// KeyFile is the key file src names for the database at dbPath, "" when
+// src holds the key itself.
+func (src KeySource) KeyFile(dbPath string) string {
 	switch {
 	case src.Key != nil:
 		return ""

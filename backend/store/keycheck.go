@@ -38,7 +38,7 @@ func (d *DB) loadKey(ctx context.Context, dbPath string, src KeySource) error {
 	if err != nil {
 		return err
 	}
-	file := src.file(dbPath)
+	file := src.KeyFile(dbPath)
 	key := src.Key
 	if file != "" {
 		key, err = readKeyFile(file)

@@ -60,7 +60,7 @@ type Rotation struct {
 // It refuses a database that another DB (such as a running dashboard)
 // has open, and a path with no database.
 func RotateKey(ctx context.Context, path string, src KeySource, publish func(key []byte) error) (Rotation, error) {
-	file := src.file(path)
+	file := src.KeyFile(path)
 	if file == "" && publish == nil {
 		return Rotation{}, errors.New("store: rotate: a key given as text needs somewhere to publish the new key")
 	}

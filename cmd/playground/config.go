@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"strings"
 
 	"github.com/mcp-playground/playground/backend/store"
@@ -18,6 +19,12 @@ type Config struct {
 	DB           string          // SQLite file
 	AllowedHosts []string        // extra Host header values to accept
 	Key          store.KeySource // where the secret key comes from (keySource)
+
+	TLSCert, TLSKey string // PEM files: serve both listeners over HTTPS; both or neither
+	// TrustedProxies are the peers whose forwarded headers are believed.
+	TrustedProxies []netip.Prefix
+	BaseURL        string // the dashboard's public URL (parseBaseURL), or ""
+	AppsBaseURL    string // the apps origin's public URL, or ""
 }
 
 // parseServeConfig reads flags, falling back to PLAYGROUND_* environment
@@ -32,10 +39,29 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.StringVar(&cfg.DB, "db", envOr(getenv, "PLAYGROUND_DB", "./playground.db"), "SQLite database file (env PLAYGROUND_DB)")
 	hosts := fs.String("allow-host", getenv("PLAYGROUND_ALLOW_HOSTS"), "comma-separated extra Host names to answer to, e.g. playground.internal:8080 (env PLAYGROUND_ALLOW_HOSTS)")
 	keyFile := keyFileFlag(fs, getenv)
+	fs.StringVar(&cfg.TLSCert, "tls-cert", getenv("PLAYGROUND_TLS_CERT"),
+		"PEM certificate (chain) file: serve the dashboard and the apps origin over HTTPS; needs --tls-key (env PLAYGROUND_TLS_CERT)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", getenv("PLAYGROUND_TLS_KEY"), "PEM private key file of --tls-cert (env PLAYGROUND_TLS_KEY)")
+	proxies := fs.String("trusted-proxy", getenv("PLAYGROUND_TRUSTED_PROXIES"),
+		"comma-separated CIDRs (or addresses) of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, e.g. 10.0.0.0/8; "+
+			"those headers are ignored from any other peer (env PLAYGROUND_TRUSTED_PROXIES)")
+	baseURL := fs.String("base-url", getenv("PLAYGROUND_BASE_URL"),
+		"public URL of the dashboard, e.g. https://playground.example.com behind a reverse proxy: its host is accepted and links use it (env PLAYGROUND_BASE_URL)")
+	appsBaseURL := fs.String("apps-base-url", getenv("PLAYGROUND_APPS_BASE_URL"),
+		"public URL of the apps origin, e.g. https://apps.playground.example.com: the dashboard frames MCP Apps from it (env PLAYGROUND_APPS_BASE_URL)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	var err error
+	if cfg.TrustedProxies, err = parseTrustedProxies(*proxies); err != nil {
+		return cfg, err
+	}
+	if cfg.BaseURL, err = parseBaseURL("--base-url", *baseURL); err != nil {
+		return cfg, err
+	}
+	if cfg.AppsBaseURL, err = parseBaseURL("--apps-base-url", *appsBaseURL); err != nil {
+		return cfg, err
+	}
 	if cfg.Key, err = keySource(*keyFile, getenv); err != nil {
 		return cfg, fmt.Errorf("serve: %w", err)
 	}
@@ -51,27 +77,34 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 }
 
 // validate checks what the flags say on their own. Whether the dashboard
-// may listen beyond loopback depends on the database
-// (requireAccountsToServeOthers). The apps origin stays on loopback: the
-// dashboard frames it at the address it listens on.
+// and its apps origin may listen beyond loopback depends on the database
+// (requireAccountsToServeOthers).
 func (c Config) validate() error {
 	if c.DB == "" {
 		return errors.New("serve: --db is required")
 	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("serve: --tls-cert and --tls-key go together: give both, or neither")
+	}
 	if _, err := isLoopback("--addr", c.Addr); err != nil {
 		return err
 	}
-	return loopbackOnly("--apps-addr", c.AppsAddr)
+	_, err := isLoopback("--apps-addr", c.AppsAddr)
+	return err
 }
 
-// requireAccountsToServeOthers refuses a listen address that is not on
-// loopback while no account exists: whoever reaches the dashboard could
-// then set it up and start processes on this host.
+// requireAccountsToServeOthers refuses listen addresses (the dashboard's
+// and the apps origin's) that are not on loopback while no account exists:
+// whoever reaches the dashboard could then set it up and start processes
+// on this host.
 func (c Config) requireAccountsToServeOthers(noAccountYet bool) error {
 	if !noAccountYet {
 		return nil
 	}
-	return loopbackOnly("--addr", c.Addr)
+	if err := loopbackOnly("--addr", c.Addr); err != nil {
+		return err
+	}
+	return loopbackOnly("--apps-addr", c.AppsAddr)
 }
 
 // loopbackOnly refuses a listen address, named by flag, that is not on a

@@ -22,10 +22,9 @@ func TestParseServeConfig(t *testing.T) {
 			want: Config{Addr: "localhost:7000", AppsAddr: "localhost:7002", DB: "env.db", AllowedHosts: []string{"c.test"}}},
 		{name: "flags beat env", args: []string{"--addr", "[::1]:7001"}, env: map[string]string{"PLAYGROUND_ADDR": "localhost:7000"},
 			want: Config{Addr: "[::1]:7001", AppsAddr: "127.0.0.1:0", DB: "./playground.db"}},
-		{name: "apps origin on all interfaces refused", args: []string{"--apps-addr", "0.0.0.0:8081"}, wantErr: "refusing to listen"},
-		{name: "all interfaces refused", args: []string{"--addr", "0.0.0.0:8080"}, wantErr: "refusing to listen"},
-		{name: "empty host refused", args: []string{"--addr", ":8080"}, wantErr: "refusing to listen"},
-		{name: "public name refused", env: map[string]string{"PLAYGROUND_ADDR": "example.com:80"}, wantErr: "refusing to listen"},
+		{name: "all interfaces, decided at start", args: []string{"--addr", "0.0.0.0:8080", "--apps-addr", "0.0.0.0:8081"},
+			want: Config{Addr: "0.0.0.0:8080", AppsAddr: "0.0.0.0:8081", DB: "./playground.db"}},
+		{name: "apps origin without port", args: []string{"--apps-addr", "0.0.0.0"}, wantErr: "missing port"},
 		{name: "no port", args: []string{"--addr", "127.0.0.1"}, wantErr: "missing port"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected argument"},
 		{name: "unknown flag", args: []string{"--nope"}, wantErr: "flag provided but not defined"},
@@ -45,6 +44,36 @@ func TestParseServeConfig(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("config = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestListeningBeyondLoopbackNeedsAnAccount checks that the dashboard and
+// its apps origin listen beyond loopback only once an account exists.
+func TestListeningBeyondLoopbackNeedsAnAccount(t *testing.T) {
+	tests := []struct {
+		name, addr, appsAddr string
+		refused              string // the address refused while no account exists, or ""
+	}{
+		{"loopback", "127.0.0.1:8080", "localhost:0", ""},
+		{"all interfaces", "0.0.0.0:8080", "127.0.0.1:0", "0.0.0.0:8080"},
+		{"empty host", ":8080", "127.0.0.1:0", ":8080"},
+		{"public name", "example.com:80", "127.0.0.1:0", "example.com:80"},
+		{"apps origin on all interfaces", "127.0.0.1:8080", "0.0.0.0:8081", "0.0.0.0:8081"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Addr: tt.addr, AppsAddr: tt.appsAddr, DB: "x.db"}
+			if err := cfg.requireAccountsToServeOthers(false); err != nil {
+				t.Errorf("with an account: %v", err)
+			}
+			err := cfg.requireAccountsToServeOthers(true)
+			if tt.refused == "" && err != nil {
+				t.Errorf("without an account: %v", err)
+			}
+			if tt.refused != "" && (err == nil || !strings.Contains(err.Error(), "refusing to listen on "+tt.refused+" ")) {
+				t.Errorf("without an account: %v, want %s refused", err, tt.refused)
 			}
 		})
 	}

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -31,28 +36,70 @@ var (
 	e2eServers sync.Map // base URL → *e2eServer
 )
 
-// e2eAdminToken creates the admin account on db, the first time it is
-// asked for db, and returns its API token.
+// e2eAdminToken gives db, a database not yet made, the admin account and
+// returns its API token; a database it was already asked for keeps its own.
+// Hashing a password takes long, so `playground user add` and `playground
+// token create` make the account once, in a template database that each
+// test's database starts as a copy of (with its key file).
 func e2eAdminToken(t *testing.T, bin, db string) string {
 	t.Helper()
 	if token, ok := e2eTokens.Load(db); ok {
 		return token.(string)
 	}
+	e2eTemplate.once.Do(func() { e2eTemplate.db, e2eTemplate.token, e2eTemplate.err = e2eMakeTemplate(bin) })
+	if e2eTemplate.err != nil {
+		t.Fatal(e2eTemplate.err)
+	}
+	for _, suffix := range []string{"", ".key"} {
+		b, err := os.ReadFile(e2eTemplate.db + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(db+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e2eTokens.Store(db, e2eTemplate.token)
+	return e2eTemplate.token
+}
+
+// e2eTemplate is the database with the admin account that e2eAdminToken
+// copies; TestMain removes its directory.
+var e2eTemplate struct {
+	once    sync.Once
+	dir, db string
+	token   string
+	err     error
+}
+
+// e2eMakeTemplate makes the template database with bin.
+func e2eMakeTemplate(bin string) (db, token string, err error) {
+	dir, err := os.MkdirTemp("", "playground-e2e-template-")
+	if err != nil {
+		return "", "", err
+	}
+	e2eTemplate.dir = dir
+	db = filepath.Join(dir, "playground.db")
 	env := e2eEnvWithout(e2eEnviron(), "PLAYGROUND_DB")
 	add := exec.Command(bin, "user", "add", "--admin", "--password-stdin", "--db", db, e2eAdmin)
 	add.Env, add.Stdin = env, strings.NewReader(e2ePassword+"\n")
 	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("playground user add: %v\n%s", err, out)
+		return "", "", fmt.Errorf("playground user add: %v\n%s", err, out)
 	}
 	create := exec.Command(bin, "token", "create", "--db", db, "--user", e2eAdmin, "--name", "end-to-end tests")
 	create.Env = env
 	out, err := create.Output()
 	if err != nil {
-		t.Fatalf("playground token create: %v", err)
+		return "", "", fmt.Errorf("playground token create: %v", err)
 	}
-	token := strings.TrimSpace(string(out))
-	e2eTokens.Store(db, token)
-	return token
+	return db, strings.TrimSpace(string(out)), nil
+}
+
+// e2eRemoveTemplate removes the template database, if one was made.
+func e2eRemoveTemplate() {
+	if e2eTemplate.dir != "" {
+		os.RemoveAll(e2eTemplate.dir)
+	}
 }
 
 var e2eCSRFFieldRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
@@ -62,7 +109,7 @@ var e2eCSRFFieldRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 func (s *e2eServer) signIn(t *testing.T) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Jar: jar}
+	client := &http.Client{Jar: jar, Transport: s.transport}
 	resp, err := client.Get(s.URL + "/signin")
 	if err != nil {
 		t.Fatalf("GET /signin: %v", err)
@@ -106,12 +153,38 @@ func e2eHTTPGet(rawURL string) (*http.Response, error) {
 	return e2eHTTPDo(req)
 }
 
-// signIn signs the browser in to srv as the admin through the sign-in page.
+// signIn signs the browser in to srv as the admin: it is given the
+// session of srv's signed-in client, as if it had signed in (the sign-in
+// page itself is tested with signInAs).
 func (p *e2ePage) signIn(srv *e2eServer) {
+	p.t.Helper()
+	u, _ := url.Parse(srv.URL)
+	var session *http.Cookie
+	for _, c := range srv.client.Jar.Cookies(u) {
+		if c.Name == "playground_session" {
+			session = c
+		}
+	}
+	if session == nil {
+		p.t.Fatal("the admin's client holds no session cookie")
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, e2eStepTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: session.Name, Value: session.Value,
+		URL: srv.URL, HTTPOnly: new(true), SameSite: network.CookieSameSiteLax}); err != nil {
+		p.t.Fatalf("giving the browser the admin's session: %v", err)
+	}
+	p.do("open the server list signed in", "main", chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="signed-in"]`)))
+}
+
+// signInAs signs the browser in to srv as name, whose password is
+// e2ePassword, through the sign-in page.
+func (p *e2ePage) signInAs(srv *e2eServer, name string) {
 	p.t.Helper()
 	p.do("open the sign-in page", "main", chromedp.Navigate(srv.URL+"/signin"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="signin-form"]`)))
-	p.setValue(`#signin-name`, e2eAdmin)
+	p.setValue(`#signin-name`, name)
 	p.setValue(`#signin-password`, e2ePassword)
 	p.follow("sign in", `[data-testid="signin-submit"]`)
 	p.do("wait for the server list", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="signed-in"]`)))
@@ -126,4 +199,26 @@ func e2eReadAll(t *testing.T, resp *http.Response) string {
 		t.Fatalf("%s %s: reading the body: %v", resp.Request.Method, resp.Request.URL, err)
 	}
 	return string(b)
+}
+
+// addUser adds an account called name with role and the password
+// e2ePassword, as the admin does on the People page.
+func (s *e2eServer) addUser(t *testing.T, name, role string) {
+	t.Helper()
+	resp, err := s.client.Get(s.URL + "/users")
+	if err != nil {
+		t.Fatalf("GET /users: %v", err)
+	}
+	m := e2eCSRFFieldRE.FindStringSubmatch(e2eReadAll(t, resp))
+	if m == nil {
+		t.Fatalf("GET /users: %s, no form", resp.Status)
+	}
+	resp, err = s.client.PostForm(s.URL+"/users", url.Values{"_csrf": {m[1]}, "name": {name}, "role": {role},
+		"password": {e2ePassword}, "confirm": {e2ePassword}})
+	if err != nil {
+		t.Fatalf("POST /users: %v", err)
+	}
+	if body := e2eReadAll(t, resp); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("adding %s: %s\n%s", name, resp.Status, body)
+	}
 }

@@ -34,7 +34,9 @@ func TestMain(m *testing.M) {
 	case "idle":
 		os.Exit(e2eIdleServer(os.Stdin, os.Stdout))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	e2eRemoveTemplate()
+	os.Exit(code)
 }
 
 // e2eIdleServer is an MCP server over stdio that answers initialize and

@@ -32,6 +32,8 @@ Commands:
   call          send one request to an MCP server and print the result
   run FILE      run a collection file's examples on an MCP server (for CI)
   key rotate    give the database's secrets a new key (dashboard stopped)
+  backup FILE   copy the database to FILE while the dashboard runs (the key
+                file is backed up separately)
   user          add accounts (the first admin), set passwords, list them
   token create  make a personal API token for an account
   help          show this text
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runRun(ctx, args, os.Getenv, stdout, stderr)
 	case "key":
 		return runKey(ctx, args, os.Getenv, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args, os.Getenv, stderr)
 	case "user":
 		return runUser(ctx, args, os.Getenv, stdin, stdout, stderr)
 	case "token":

@@ -20,6 +20,11 @@ example's snapshot and assertions. One line per example as it finishes,
 then a summary. Nothing is recorded: the run uses a temporary database,
 removed when it ends.
 
+FILE may also be a dashboard's export URL, such as
+https://playground.example.com/api/v1/collections/3/export: the file is
+fetched with the personal API token in the environment variable
+PLAYGROUND_TOKEN.
+
 --server NAME runs on a server registered in the dashboard database (--db),
 with its stored settings and secrets; the database is only read.
 
@@ -172,7 +177,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	file, err := readCollectionFile(cfg.File)
+	file, err := readCollectionFile(ctx, cfg.File, getenv)
 	if err != nil {
 		return err
 	}

@@ -13,16 +13,17 @@ import (
 	"github.com/mcp-playground/playground/backend/store"
 )
 
-// readCollectionFile reads and decodes the collection file at path; what
-// is wrong is a usage error that says so for people.
-func readCollectionFile(path string) (backend.CollectionFile, error) {
-	data, err := os.ReadFile(path)
+// readCollectionFile reads and decodes the collection file src, a path or
+// a dashboard's export URL; what is wrong is a usage error that says so
+// for people.
+func readCollectionFile(ctx context.Context, src string, getenv func(string) string) (backend.CollectionFile, error) {
+	data, err := readCollectionSource(ctx, src, getenv)
 	if err != nil {
-		return backend.CollectionFile{}, usageError("run: %w", err)
+		return backend.CollectionFile{}, err
 	}
 	f, err := backend.DecodeCollectionFile(data)
 	if err != nil {
-		return backend.CollectionFile{}, usageError("run: %s: %s", path, backend.ErrorMessageOf(err))
+		return backend.CollectionFile{}, usageError("run: %s: %s", describeSource(src), backend.ErrorMessageOf(err))
 	}
 	return f, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,17 +86,26 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		ln.Close()
 		return fmt.Errorf("serve: apps origin: %w", err)
 	}
-	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String()},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: backend.NewAuditLog(db)})
+	lns, err := serveTLS(cfg, ln, appsLn)
+	if err != nil {
+		ln.Close()
+		appsLn.Close()
+		return err
+	}
+	ln, appsLn = lns[0], lns[1]
+	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
+		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: backend.NewAuditLog(db), Health: db})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
-	log.Info("apps origin listening", "url", "http://"+appsLn.Addr().String())
-	log.Info("dashboard listening", "url", "http://"+ln.Addr().String(), "db", cfg.DB)
+	dashboardURL := cfg.urlScheme() + "://" + ln.Addr().String()
+	log.Info("apps origin listening", listeningAttrs(cfg.urlScheme()+"://"+appsLn.Addr().String(), cfg.AppsBaseURL)...)
+	log.Info("dashboard listening", append(listeningAttrs(dashboardURL, cfg.BaseURL), "db", cfg.DB)...)
 	if token, err := accounts.SetupToken(ctx); err != nil {
 		return err
 	} else if token != "" {
-		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", "http://"+ln.Addr().String()+"/setup?token="+token)
+		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", cmp.Or(cfg.BaseURL, dashboardURL)+"/setup?token="+token)
 	}
 
 	served := make(chan error, 2)
@@ -115,6 +125,16 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		log.Error("recorder", "err", err)
 	}
 	return nil
+}
+
+// listeningAttrs are the log attributes of a listener: url, the address
+// it listens on (tests read it), and public_url, where people reach it,
+// when a base URL says so.
+func listeningAttrs(url, publicURL string) []any {
+	if publicURL == "" {
+		return []any{"url", url}
+	}
+	return []any{"url", url, "public_url", publicURL}
 }
 
 // shutdownAll stops the servers' listeners and waits, up to shutdownGrace,

@@ -79,6 +79,10 @@ type e2eServer struct {
 	// Token is an API token of the admin account (e2eAdmin).
 	Token string
 
+	// transport is what client uses (nil: http.DefaultTransport), e.g.
+	// one that trusts the dashboard's test certificate.
+	transport http.RoundTripper
+
 	client  *http.Client // signed in as the admin (signIn)
 	cmd     *exec.Cmd
 	exited  chan struct{} // closed when the process has been waited for
@@ -86,7 +90,7 @@ type e2eServer struct {
 	ended   bool          // by stop or kill; stop has nothing more to do
 }
 
-var e2eListeningRE = regexp.MustCompile(`msg="dashboard listening" url=(http://\S+)`)
+var e2eListeningRE = regexp.MustCompile(`msg="dashboard listening" url=(https?://\S+)`)
 
 // e2eServe starts `bin serve` on a free loopback port with a fresh database,
 // waits until it answers, and registers a cleanup that stops it with SIGINT
@@ -100,13 +104,21 @@ func e2eServe(t *testing.T, bin string) *e2eServer {
 // e2eServeDB is e2eServe on the database file db.
 func e2eServeDB(t *testing.T, bin, db string) *e2eServer {
 	t.Helper()
+	return e2eServeWith(t, bin, db, http.DefaultClient)
+}
+
+// e2eServeWith is e2eServeDB with further serve flags, waiting for the
+// dashboard to answer client.
+func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...string) *e2eServer {
+	t.Helper()
 	// Port 0: the kernel picks a free port and the dashboard logs the URL it
 	// listens on, so there is no window in which another process can take a
 	// port chosen in advance.
 	token := e2eAdminToken(t, bin, db)
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
-	cmd.Env = e2eEnvWithout(e2eEnviron(), "PLAYGROUND_ADDR", "PLAYGROUND_DB", "PLAYGROUND_ALLOW_HOSTS")
-	s := &e2eServer{Bin: bin, Log: &e2eLog{}, Token: token, cmd: cmd, exited: make(chan struct{})}
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, flags...)...)
+	cmd.Env = e2eEnvWithout(e2eEnviron(), "PLAYGROUND_ADDR", "PLAYGROUND_DB", "PLAYGROUND_ALLOW_HOSTS", "PLAYGROUND_TLS_CERT", "PLAYGROUND_TLS_KEY",
+		"PLAYGROUND_TRUSTED_PROXIES", "PLAYGROUND_BASE_URL", "PLAYGROUND_APPS_BASE_URL")
+	s := &e2eServer{Bin: bin, Log: &e2eLog{}, Token: token, transport: client.Transport, cmd: cmd, exited: make(chan struct{})}
 	cmd.Stdout = s.Log
 	cmd.Stderr = s.Log
 	if err := cmd.Start(); err != nil {
@@ -139,7 +151,7 @@ func e2eServeDB(t *testing.T, bin, db string) *e2eServer {
 		}
 	}
 	for {
-		resp, err := http.Get(s.URL + "/signin")
+		resp, err := client.Get(s.URL + "/signin")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
