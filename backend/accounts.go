@@ -207,7 +207,7 @@ func (a *Accounts) SignIn(ctx context.Context, name, password, client, addr stri
 
 // roundUp is d in whole seconds, at least one.
 func roundUp(d time.Duration) time.Duration {
-	return max(time.Second, d.Round(time.Second)+time.Second/2).Truncate(time.Second)
+	return max(time.Second, (d + time.Second - 1).Truncate(time.Second))
 }
 
 // ChangePassword sets a signed-in person's new password once their current

@@ -33,7 +33,8 @@ func (t APIToken) Active(now time.Time) bool {
 }
 
 // CreateToken makes a token for the signed-in person p, named name, with a
-// role no higher than theirs, valid for ttl (0: no expiry). The token
+// role no higher than p's (so a token never makes a token above its own
+// role), valid for ttl (0: no expiry). The token
 // itself is returned once and stored only as its hash.
 func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, role Role, ttl time.Duration) (APIToken, string, error) {
 	name = strings.TrimSpace(name)
@@ -43,8 +44,8 @@ func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, ro
 	if !role.Valid() {
 		return APIToken{}, "", invalidField("role", "Choose admin, editor or viewer.")
 	}
-	if !p.User.Role.Allows(role) {
-		return APIToken{}, "", invalidField("role", "A token cannot do more than you: choose "+string(p.User.Role)+" or lower.")
+	if !p.Role.Allows(role) {
+		return APIToken{}, "", invalidField("role", "A token cannot do more than you: choose "+string(p.Role)+" or lower.")
 	}
 	if ttl < 0 {
 		return APIToken{}, "", invalidField("expires", "Choose when the token expires.")

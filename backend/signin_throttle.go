@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -39,23 +40,47 @@ func newSignInThrottle(now func() time.Time) *signInThrottle {
 }
 
 func nameKey(name string) string { return "name:" + strings.ToLower(name) }
-func addrKey(addr string) string { return "addr:" + addr }
+
+// addrKey counts an IPv6 client by its /64, the block a single host or
+// network is usually given, so that stepping through its addresses gains
+// an attacker nothing.
+func addrKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return "addr:" + addr
+	}
+	ip = ip.WithZone("").Unmap()
+	if ip.Is6() {
+		block, _ := ip.Prefix(64)
+		return "addr:" + block.String()
+	}
+	return "addr:" + ip.String()
+}
 
 // wait returns how long a sign-in for name from addr must wait, 0 if none.
 func (t *signInThrottle) wait(name, addr string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	return max(t.waitFor(nameKey(name), signInFreeFailures, now), t.waitFor(addrKey(addr), signInFreeFailuresAddr, now))
+	return max(t.waitFor(nameKey(name), now), t.waitFor(addrKey(addr), now))
 }
 
-func (t *signInThrottle) waitFor(key string, free int, now time.Time) time.Duration {
+// freeFailures is how many failures the key's name or address has before
+// it waits.
+func freeFailures(key string) int {
+	if strings.HasPrefix(key, "addr:") {
+		return signInFreeFailuresAddr
+	}
+	return signInFreeFailures
+}
+
+func (t *signInThrottle) waitFor(key string, now time.Time) time.Duration {
 	f := t.failures[key]
-	if f == nil || now.Sub(f.last) >= signInWindow || f.n < free {
+	if f == nil || now.Sub(f.last) >= signInWindow || f.n < freeFailures(key) {
 		return 0
 	}
 	wait := signInMaxWait
-	if shift := f.n - free; shift < 10 {
+	if shift := f.n - freeFailures(key); shift < 10 {
 		wait = min(signInMaxWait, time.Second<<shift)
 	}
 	return max(0, f.last.Add(wait).Sub(now))
@@ -66,7 +91,7 @@ func (t *signInThrottle) failed(name, addr string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	if len(t.failures) >= signInMaxTracked {
+	if len(t.failures)+2 > signInMaxTracked { // room for the two counts below
 		t.prune(now)
 	}
 	for _, key := range []string{nameKey(name), addrKey(addr)} {
@@ -87,12 +112,14 @@ func (t *signInThrottle) succeeded(name string) {
 	delete(t.failures, nameKey(name))
 }
 
-// prune drops counts older than the window and, if that is not enough,
-// the older half of the rest (all of them when they are equally old).
+// prune drops counts older than the window and those that make nobody
+// wait yet, so that a flood of failures under ever new names cannot wipe
+// out the count of a name under attack; only if that is not enough, the
+// older half of the rest (all of them when they are equally old).
 func (t *signInThrottle) prune(now time.Time) {
 	var times []time.Time
 	for k, f := range t.failures {
-		if now.Sub(f.last) >= signInWindow {
+		if now.Sub(f.last) >= signInWindow || f.n < freeFailures(k) {
 			delete(t.failures, k)
 		} else {
 			times = append(times, f.last)

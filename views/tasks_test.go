@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // TestToolCardTaskSupport: a tool card says whether the tool runs as a
@@ -45,7 +47,8 @@ func TestToolCardTaskSupport(t *testing.T) {
 
 // TestTasksPanel: each task has its status, a Result button only once it
 // has ended, a Cancel button only while it runs, CSRF-protected forms and
-// escaped ids in its URLs; a result is shown under its own row.
+// escaped ids in its URLs; a result is shown under its own row. A viewer
+// sees the tasks and the result but no button.
 func TestTasksPanel(t *testing.T) {
 	var buf bytes.Buffer
 	v := TasksView{
@@ -56,7 +59,8 @@ func TestTasksPanel(t *testing.T) {
 		ResultFor: "done",
 		Result:    &ToolOutcome{Kind: OutcomeResult, Content: []ContentView{{Type: "text", Text: TextView{Text: "the report"}}}},
 	}
-	if err := TasksPanel(7, "tok", v).Render(context.Background(), &buf); err != nil {
+	editor := WithViewer(context.Background(), backend.Principal{Role: backend.RoleEditor})
+	if err := TasksPanel(7, "tok", v).Render(editor, &buf); err != nil {
 		t.Fatal(err)
 	}
 	html := buf.String()
@@ -79,5 +83,14 @@ func TestTasksPanel(t *testing.T) {
 	}
 	if strings.Contains(rows[2], `disabled data-testid="task-result"`) || !strings.Contains(rows[2], `disabled data-testid="task-cancel"`) || !strings.Contains(rows[2], "the report") {
 		t.Errorf("a completed task's row:\n%s", rows[2])
+	}
+
+	buf.Reset()
+	viewer := WithViewer(context.Background(), backend.Principal{Role: backend.RoleViewer})
+	if err := TasksPanel(7, "tok", v).Render(viewer, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if html := buf.String(); strings.Contains(html, "hx-post") || !strings.Contains(html, "the report") {
+		t.Errorf("a viewer's panel offers buttons or lacks the result:\n%s", html)
 	}
 }

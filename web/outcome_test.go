@@ -66,9 +66,16 @@ func bigText(n int) json.RawMessage {
 	return res
 }
 
+// renderOutcome renders o as the editor who made the call sees it.
 func renderOutcome(t testing.TB, o *views.ToolOutcome) string {
+	return renderOutcomeAs(t, o, backend.RoleEditor)
+}
+
+// renderOutcomeAs renders o as someone with role sees it.
+func renderOutcomeAs(t testing.TB, o *views.ToolOutcome, role backend.Role) string {
 	var buf bytes.Buffer
-	if err := views.Outcome(*o).Render(context.Background(), &buf); err != nil {
+	ctx := views.WithViewer(context.Background(), backend.Principal{Role: role})
+	if err := views.Outcome(*o).Render(ctx, &buf); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -176,6 +183,13 @@ func TestOutcomeVerdictsAndBlocks(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a viewer reads about a resource link but cannot read it", func(t *testing.T) {
+		raw, _ := json.Marshal(backend.CallToolResult{Content: blocks})
+		html := renderOutcomeAs(t, web.OutcomeOf(backend.CallResult{Result: raw}, nil, tool, 4), backend.RoleViewer)
+		if strings.Contains(html, "/resources/read") || !strings.Contains(html, "What this offers.") || !strings.Contains(html, "Reading it needs the editor role.") {
+			t.Errorf("a viewer's outcome offers to read the resource link, or does not say who may:\n%s", html)
+		}
+	})
 	t.Run("no outputSchema", func(t *testing.T) {
 		html := renderOutcome(t, web.OutcomeOf(backend.CallResult{Result: json.RawMessage(`{"content":[]}`)}, nil, backend.Tool{Name: "t"}, 1))
 		if !strings.Contains(html, `data-verdict="no-schema"`) || !strings.Contains(html, "no outputSchema") {

@@ -56,7 +56,7 @@ func (s *Server) updateUser(c echo.Context) error {
 	}
 	u, err := s.deps.Accounts.UpdateUser(c.Request().Context(), p, id, backend.Role(c.FormValue("role")), c.FormValue("disabled") == "yes")
 	if err != nil {
-		return err
+		return s.refuseChange(c, err)
 	}
 	s.deps.Log.Info("changed an account", "by", p.User.Name, "user", u.Name, "role", u.Role, "disabled", u.Disabled)
 	state := "enabled"
@@ -74,8 +74,18 @@ func (s *Server) setUserPassword(c echo.Context) error {
 		return err
 	}
 	if err := s.deps.Accounts.ResetPassword(c.Request().Context(), id, c.FormValue("password")); err != nil {
-		return err
+		return s.refuseChange(c, err)
 	}
 	s.deps.Log.Info("set an account's password", "by", p.User.Name, "user_id", id)
 	return s.renderUsers(c, http.StatusOK, views.UsersView{Notice: "The password is set; that person is signed out everywhere."})
+}
+
+// refuseChange answers a refused change to an account in the list with the
+// people page and why, above the list, when the admin can fix it (a short
+// password, changing their own role); any other error goes to the error page.
+func (s *Server) refuseChange(c echo.Context, err error) error {
+	if code := backend.ErrorCodeOf(err); code != backend.EInvalid && code != backend.EConflict {
+		return err
+	}
+	return s.renderUsers(c, statusOf(err), views.UsersView{Refused: backend.ErrorMessageOf(err)})
 }

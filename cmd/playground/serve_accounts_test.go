@@ -9,25 +9,6 @@ import (
 	"time"
 )
 
-// TestServeBeyondLoopbackNeedsAnAccount: any address but loopback is
-// refused while the database has no account, whatever form it takes.
-func TestServeBeyondLoopbackNeedsAnAccount(t *testing.T) {
-	for _, addr := range []string{"0.0.0.0:8080", ":8080", "[::]:8080", "example.com:80", "192.0.2.1:80"} {
-		cfg := Config{Addr: addr}
-		if err := cfg.requireAccountsToServeOthers(true); err == nil || !strings.Contains(err.Error(), "user add --admin") {
-			t.Errorf("%s without an account: %v, want a refusal that says how to add the first admin", addr, err)
-		}
-		if err := cfg.requireAccountsToServeOthers(false); err != nil {
-			t.Errorf("%s once an account exists: %v", addr, err)
-		}
-	}
-	for _, addr := range []string{"127.0.0.1:8080", "localhost:8080", "[::1]:8080"} {
-		if err := (Config{Addr: addr}).requireAccountsToServeOthers(true); err != nil {
-			t.Errorf("loopback %s without an account: %v", addr, err)
-		}
-	}
-}
-
 // allInterfacesRE matches the log line of a dashboard listening on every
 // interface (Go names 0.0.0.0 [::] when the host has IPv6).
 var allInterfacesRE = regexp.MustCompile(`msg="dashboard listening" url=http://(0\.0\.0\.0|\[::\]):`)

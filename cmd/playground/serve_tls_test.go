@@ -73,8 +73,8 @@ var e2eAppsListeningRE = regexp.MustCompile(`msg="apps origin listening" url=(\S
 func TestServeTLS(t *testing.T) {
 	bin := e2eBuildPlayground(t)
 	certFile, keyFile, client := e2eSelfSigned(t)
-	s := e2eServeWith(t, bin, filepath.Join(t.TempDir(), "playground.db"), client,
-		"--tls-cert", certFile, "--tls-key", keyFile, "--apps-addr", "127.0.0.1:0", "--base-url", "https://playground.test")
+	s := e2eServeWith(t, bin, filepath.Join(t.TempDir(), "playground.db"), e2eServeOptions{client: client,
+		flags: []string{"--tls-cert", certFile, "--tls-key", keyFile, "--apps-addr", "127.0.0.1:0", "--base-url", "https://playground.test"}})
 	if !strings.HasPrefix(s.URL, "https://127.0.0.1:") {
 		t.Fatalf("the dashboard logged url=%s, want an https URL", s.URL)
 	}

@@ -104,18 +104,34 @@ func e2eServe(t *testing.T, bin string) *e2eServer {
 // e2eServeDB is e2eServe on the database file db.
 func e2eServeDB(t *testing.T, bin, db string) *e2eServer {
 	t.Helper()
-	return e2eServeWith(t, bin, db, http.DefaultClient)
+	return e2eServeWith(t, bin, db, e2eServeOptions{})
 }
 
-// e2eServeWith is e2eServeDB with further serve flags, waiting for the
-// dashboard to answer client.
-func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...string) *e2eServer {
+// e2eServeOptions tune e2eServeWith.
+type e2eServeOptions struct {
+	client *http.Client // waited for to get an answer; http.DefaultClient if nil
+	flags  []string     // further serve flags
+	// noAccount starts the dashboard without creating the admin first, so
+	// that it logs its first-admin setup link; the server then has no Token
+	// and no signed-in Go client, and e2eHTTPDo does not know it.
+	noAccount bool
+}
+
+// e2eServeWith is e2eServeDB with options.
+func e2eServeWith(t *testing.T, bin, db string, o e2eServeOptions) *e2eServer {
 	t.Helper()
+	client := o.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	var token string
+	if !o.noAccount {
+		token = e2eAdminToken(t, bin, db)
+	}
 	// Port 0: the kernel picks a free port and the dashboard logs the URL it
 	// listens on, so there is no window in which another process can take a
 	// port chosen in advance.
-	token := e2eAdminToken(t, bin, db)
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, o.flags...)...)
 	cmd.Env = e2eEnvWithout(e2eEnviron(), "PLAYGROUND_ADDR", "PLAYGROUND_DB", "PLAYGROUND_ALLOW_HOSTS", "PLAYGROUND_TLS_CERT", "PLAYGROUND_TLS_KEY",
 		"PLAYGROUND_TRUSTED_PROXIES", "PLAYGROUND_BASE_URL", "PLAYGROUND_APPS_BASE_URL")
 	s := &e2eServer{Bin: bin, Log: &e2eLog{}, Token: token, transport: client.Transport, cmd: cmd, exited: make(chan struct{})}
@@ -163,6 +179,9 @@ func e2eServeWith(t *testing.T, bin, db string, client *http.Client, flags ...st
 			t.Fatalf("playground serve at %s does not answer GET /signin: %v", s.URL, err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if o.noAccount {
+		return s
 	}
 	s.signIn(t)
 	e2eServers.Store(s.URL, s)
