@@ -252,6 +252,9 @@ func (a *Accounts) UserByName(ctx context.Context, name string) (User, error) {
 	return u, err
 }
 
+// User returns the account with the id, or ENotFound.
+func (a *Accounts) User(ctx context.Context, id int64) (User, error) { return a.store.GetUser(ctx, id) }
+
 // ListUsers returns every account.
 func (a *Accounts) ListUsers(ctx context.Context) ([]User, error) { return a.store.ListUsers(ctx) }
 

@@ -19,3 +19,10 @@ func (s *Server) RouteRole(method, path string) (backend.Role, bool) {
 	r, ok := s.access[method+" "+path]
 	return r, ok
 }
+
+// AuditAction returns the audit log's action label of a route and whether
+// it has one.
+func AuditAction(method, path string) (string, bool) {
+	a, ok := auditActions[method+" "+path]
+	return a, ok
+}

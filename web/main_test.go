@@ -148,6 +148,7 @@ type dashboard struct {
 	URL    string // http://127.0.0.1:port
 	Host   string // 127.0.0.1:port
 	db     *store.DB
+	dbPath string // the SQLite file of db
 	hub    *backend.Hub
 	rec    *backend.Recorder
 	pool   *backend.Pool
@@ -194,7 +195,8 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 		logOut = io.MultiWriter(logOut, o.log)
 	}
 	log := slog.New(slog.NewTextHandler(logOut, nil))
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "playground.db"), o.store...)
+	dbPath := filepath.Join(tb.TempDir(), "playground.db")
+	db, err := store.Open(ctx, dbPath, o.store...)
 	if err != nil {
 		tb.Fatalf("store.Open: %v", err)
 	}
@@ -218,7 +220,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: backend.NewAuditLog(db)}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -235,7 +237,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	tb.Cleanup(h.Close)
 
 	client := newClient()
-	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts}
+	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts}
 	if !o.anonymous {
 		d.token = d.mustAccount(tb, testAdmin, backend.RoleAdmin).token
 		d.mustSignIn(tb, d.client, testAdmin)

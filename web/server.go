@@ -45,6 +45,8 @@ type Deps struct {
 	// Health, if not nil, is what /healthz asks whether the database
 	// answers (health.go).
 	Health Health
+	// Audit records who changed what (audit.go) and shows it to admins.
+	Audit *backend.AuditLog
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -127,6 +129,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.checkCSRF)
 	e.Use(s.authorize)      // after the CSRF check: a refusal never depends on the role alone
 	e.Use(s.refuseImported) // imported sessions are read-only (session_readonly.go)
+	e.Use(s.audit)          // after authorize: refused requests changed nothing
 
 	e.StaticFS("/static", static.FS)
 	for _, r := range e.Routes() {
@@ -147,6 +150,8 @@ func New(cfg Config, deps Deps) *Server {
 	s.post("/users", adminRole, s.addUser)
 	s.post("/users/:id", adminRole, s.updateUser)
 	s.post("/users/:id/password", adminRole, s.setUserPassword)
+	s.get("/audit", adminRole, s.showAudit)
+	s.get("/audit/export", adminRole, s.exportAudit)
 
 	s.get("/", viewerRole, s.listServers)
 	s.get("/servers/new", editorRole, s.newServerForm)

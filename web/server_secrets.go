@@ -28,6 +28,7 @@ func (s *Server) revealSecrets(c echo.Context) error {
 	}
 	p, _ := principalOf(c)
 	s.deps.Log.Info("revealed a server's secret values", "by", p.User.Name, "server", id, "secrets", names)
+	noteAudit(c, auditNote{Details: map[string]any{"revealed": names}})
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 	return render(c, http.StatusOK, views.RevealedSecrets(secrets))
 }

@@ -37,12 +37,14 @@ func (s *Server) signIn(c echo.Context) error {
 		}
 		s.deps.Log.Warn("refused a sign-in", "name", f.Name, "client", s.clientIP(c.Request()), "reason", code)
 		f.Message = backend.ErrorMessageOf(err)
+		noteAudit(c, auditNote{Action: "signin.failed", ActorName: f.Name, Outcome: f.Message})
 		return render(c, statusOf(err), views.SignInPage(page(c, "Sign in"), f))
 	}
 	if err := s.endBrowserSession(c); err != nil {
 		return err
 	}
 	s.startBrowserSession(c, token)
+	noteAudit(c, auditNote{ActorID: p.User.ID, ActorName: p.User.Name})
 	s.deps.Log.Info("signed in", "user", p.User.Name, "client", s.clientIP(c.Request()))
 	return c.Redirect(http.StatusSeeOther, orHome(f.Next))
 }
@@ -112,6 +114,7 @@ func (s *Server) setUp(c echo.Context) error {
 		return render(c, statusOf(err), views.SetupPage(page(c, "Set up"), f))
 	}
 	s.startBrowserSession(c, token)
+	noteAudit(c, auditNote{ActorID: p.User.ID, ActorName: p.User.Name})
 	s.deps.Log.Info("created the first admin", "user", p.User.Name)
 	return c.Redirect(http.StatusSeeOther, "/")
 }

@@ -49,6 +49,7 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 		r = u.Role
 	}
 	t, token, err := accounts.CreateToken(ctx, backend.Principal{User: u, Role: u.Role}, *name, r, time.Duration(*days)*24*time.Hour)
+	auditCLI(ctx, db, "token.create", u, map[string]any{"name": *name, "role": r, "expires-days": *days}, err, stderr)
 	if err != nil {
 		return fmt.Errorf("token create: %w", explain(err))
 	}

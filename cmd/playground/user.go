@@ -71,6 +71,7 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 			return fmt.Errorf("user add: %w", err)
 		}
 		u, err := accounts.AddUser(ctx, fs.Arg(0), password, r)
+		auditCLI(ctx, db, "user.add", u, map[string]any{"name": fs.Arg(0), "role": r}, err, stderr)
 		if err != nil {
 			return fmt.Errorf("user add: %w", explain(err))
 		}
@@ -84,7 +85,9 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 		if err != nil {
 			return fmt.Errorf("user passwd: %w", err)
 		}
-		if err := accounts.ResetPassword(ctx, u.ID, password); err != nil {
+		err = accounts.ResetPassword(ctx, u.ID, password)
+		auditCLI(ctx, db, "user.password", u, nil, err, stderr)
+		if err != nil {
 			return fmt.Errorf("user passwd: %w", explain(err))
 		}
 		fmt.Fprintf(stderr, "user passwd: %s has a new password and is signed out everywhere\n", u.Name)

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// The audit log (migration 0013). Rows are only inserted: triggers refuse
+// every UPDATE and DELETE of audit_events.
+
+type auditRow struct {
+	ID        int64         `db:"id"`
+	At        int64         `db:"at"`
+	ActorID   sql.NullInt64 `db:"actor_id"`
+	ActorName string        `db:"actor_name"`
+	Via       string        `db:"via"`
+	Client    string        `db:"client"`
+	Action    string        `db:"action"`
+	Target    string        `db:"target"`
+	Details   string        `db:"details"`
+	Outcome   string        `db:"outcome"`
+}
+
+func (r auditRow) event() backend.AuditEvent {
+	var actor int64
+	if r.ActorID.Valid {
+		actor = r.ActorID.Int64
+	}
+	return backend.AuditEvent{ID: r.ID, At: fromUnixNano(r.At), ActorID: actor, ActorName: r.ActorName, Via: r.Via,
+		Client: r.Client, Action: r.Action, Target: r.Target, Details: json.RawMessage(r.Details), Outcome: r.Outcome}
+}
+
+// AppendAuditEvent implements backend.AuditStore.
+func (d *DB) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
+	actor := sql.NullInt64{Int64: e.ActorID, Valid: e.ActorID != 0}
+	details := string(e.Details)
+	if details == "" {
+		details = "{}"
+	}
+	res, err := d.db.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		unixNano(e.At), actor, e.ActorName, e.Via, e.Client, e.Action, e.Target, details, e.Outcome)
+	if err != nil {
+		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+	}
+	if e.ID, err = res.LastInsertId(); err != nil {
+		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+	}
+	return e, nil
+}
+
+// ListAuditEvents implements backend.AuditStore.
+func (d *DB) ListAuditEvents(ctx context.Context, f backend.AuditFilter) ([]backend.AuditEvent, error) {
+	var where []string
+	var args []any
+	if f.Before > 0 {
+		where, args = append(where, "id < ?"), append(args, f.Before)
+	}
+	if f.Actor != "" {
+		where, args = append(where, "actor_name = ? COLLATE NOCASE"), append(args, f.Actor)
+	}
+	if f.Action != "" {
+		where, args = append(where, "substr(action, 1, length(?)) = ?"), append(args, f.Action, f.Action)
+	}
+	if f.Text != "" {
+		like := "%" + escapeLike(f.Text) + "%"
+		where = append(where, `(actor_name LIKE ? ESCAPE '\' OR client LIKE ? ESCAPE '\' OR action LIKE ? ESCAPE '\'
+			OR target LIKE ? ESCAPE '\' OR details LIKE ? ESCAPE '\' OR outcome LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like, like, like, like)
+	}
+	if !f.Since.IsZero() {
+		where, args = append(where, "at >= ?"), append(args, unixNano(f.Since))
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "at < ?"), append(args, unixNano(f.Until))
+	}
+	q := `SELECT id, at, actor_id, actor_name, via, client, action, target, details, outcome FROM audit_events`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = backend.AuditPageSize
+	}
+	q += " ORDER BY id DESC LIMIT ?"
+	args = append(args, limit)
+	var rows []auditRow
+	if err := d.db.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, fmt.Errorf("store: list audit events: %w", err)
+	}
+	events := make([]backend.AuditEvent, len(rows))
+	for i, r := range rows {
+		events[i] = r.event()
+	}
+	return events, nil
+}
+
+// escapeLike escapes s for a LIKE pattern with ESCAPE '\'.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+var _ backend.AuditStore = (*DB)(nil)
