@@ -106,9 +106,21 @@ func htmxPage(r *http.Request) string {
 }
 
 // localPath returns p when it is a path on this dashboard, "" otherwise,
-// so that a sign-in link cannot send someone to another site.
+// so that a link or form that names a page to go on to (sign-in's next, a
+// form's return) cannot send someone to another site. Browsers drop tabs
+// and newlines from a URL and read a backslash as a slash, so
+// "/\t/evil.example" and "/\\evil.example" lead elsewhere: p may hold no
+// control character nor backslash at all, and no scheme or host.
 func localPath(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+		return ""
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return ""
+		}
+	}
+	if u, err := url.Parse(p); err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
 		return ""
 	}
 	return p

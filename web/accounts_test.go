@@ -104,7 +104,7 @@ func TestSignInReturnsToNext(t *testing.T) {
 
 func TestSignInIgnoresForeignNext(t *testing.T) {
 	d := MustDashboard(t)
-	for _, next := range []string{"//evil.example", "https://evil.example", `/\evil.example`, "/\r\nSet-Cookie: x=1", "evil.example"} {
+	for _, next := range []string{"//evil.example", "https://evil.example", `/\evil.example`, "/\r\nSet-Cookie: x=1", "evil.example", "/\t/evil.example", "/\n/evil.example", "/x/../\\evil.example"} {
 		t.Run(next, func(t *testing.T) {
 			c := newClient()
 			page := d.doWith(t, c, d.newRequest(t, http.MethodGet, "/signin?next="+url.QueryEscape(next), nil))
