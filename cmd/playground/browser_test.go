@@ -626,9 +626,14 @@ func (p *e2ePage) do(what, dumpSel string, steps ...chromedp.Action[chromedp.Voi
 	}
 }
 
-// e2ePageComplete waits until the page has finished loading.
-var e2ePageComplete = chromedp.Poll[chromedp.Void](`document.readyState === "complete"`,
-	chromedp.WithPollingInterval(50*time.Millisecond))
+// e2ePageComplete waits until the page has finished loading and htmx has
+// settled what it swapped in: htmx wires up new content (a form's hx-post)
+// only when it settles, some 20 ms after it shows, so a click on a
+// freshly swapped form before then submits it as a plain form.
+var e2ePageComplete = chromedp.Poll[chromedp.Void](`document.readyState === "complete" && (typeof htmx === "undefined" || (
+	!document.querySelector(".htmx-swapping, .htmx-settling") &&
+	Array.from(document.querySelectorAll("[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]")).every(e => e["htmx-internal-data"])))`,
+	chromedp.WithPollingInterval(20*time.Millisecond))
 
 // e2eEval evaluates a JavaScript expression in the page.
 func e2eEval[T any](p *e2ePage, what, dumpSel, expr string) T {
