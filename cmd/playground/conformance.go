@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,7 +77,8 @@ func parseConformanceConfig(args []string, getenv func(string) string, stderr io
 // runConformanceClient connects to the scenario's server with the same
 // mcpclient code every other path uses and exercises what the server offers:
 // it lists tools and calls each (with the arguments the scenario context
-// names, else with placeholder values for the required ones), reads every
+// names, else with placeholder values for the required ones; a tool whose
+// inputSchema refers to another document is listed only), reads every
 // resource and gets every prompt the server declares, and answers
 // elicitation (accepting, with the schema's defaults), sampling and roots.
 // Any failed request fails the run.
@@ -153,6 +155,10 @@ func (cc *conformanceClient) exercise(ctx context.Context) error {
 	cc.mu.Unlock()
 	var errs []error
 	for _, tool := range tools {
+		if ref := externalRef(tool.InputSchema); ref != "" {
+			fmt.Fprintf(cc.log, "tools/call %s skipped: its inputSchema keeps $ref %q, which is not fetched, so no arguments are built\n", tool.Name, ref)
+			continue
+		}
 		args, err := cc.arguments(tool, tools)
 		if err != nil {
 			errs = append(errs, err)
@@ -210,6 +216,40 @@ func (cc *conformanceClient) arguments(tool mcpclient.Tool, tools []mcpclient.To
 		}
 	}
 	return placeholderArguments(tool.InputSchema), nil
+}
+
+// externalRef returns a "$ref" of schema that points outside the schema
+// itself (anything but a "#" fragment), or "" when there is none; of several
+// it returns the least. A client must not fetch such a reference on its own
+// (SEP-2106), so the conformance client does not call a tool whose arguments
+// it could only build from one.
+func externalRef(schema json.RawMessage) string {
+	var v any
+	if json.Unmarshal(schema, &v) != nil {
+		return ""
+	}
+	var refs []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if ref, ok := e.(string); ok && k == "$ref" && !strings.HasPrefix(ref, "#") {
+					refs = append(refs, ref)
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	if len(refs) == 0 {
+		return ""
+	}
+	return slices.Min(refs)
 }
 
 // placeholderArguments builds an arguments object with a value of the

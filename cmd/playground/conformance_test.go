@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"os/exec"
@@ -44,6 +45,17 @@ func conformancePeers(t *testing.T) (node, cli string) {
 		}
 	}
 	return node, cli
+}
+
+// conformanceCommand runs the suite's client command with args on node.
+func conformanceCommand(ctx context.Context, node, cli string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, node, append([]string{cli, "client"}, args...)...)
+	// The harness and the scenarios' servers run on this Node.
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// The harness runs our client and the scenarios' servers: a timeout
+	// ends them all.
+	e2eKillGroupOnCancel(cmd)
+	return cmd
 }
 
 // readBaseline reads the scenario names of the client list of an
@@ -109,16 +121,11 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), conformanceRunTimeout)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, node, cli, "client",
+			cmd := conformanceCommand(ctx, node, cli,
 				"--command", bin+" conformance-client"+run.flags,
 				"--requirements", revision,
 				"--expected-failures", baselineFile,
 				"--verbose")
-			// The harness and the scenarios' servers run on this Node.
-			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
-			// The harness runs our client and the scenarios' servers: a
-			// timeout ends them all.
-			e2eKillGroupOnCancel(cmd)
 			out, runErr := cmd.CombinedOutput()
 			report := string(out)
 			results := map[string]bool{} // scenario -> passed
@@ -165,5 +172,49 @@ func TestConformance(t *testing.T) {
 				t.Logf("suite output:\n%s", report)
 			}
 		})
+	}
+}
+
+// TestConformanceScenarioAlone runs single scenarios on their own, where the
+// suite's verdict also counts the client's exit status: a client that passes
+// every check but exits non-zero is FAILED. In json-schema-ref-no-deref the
+// server lists a tool whose inputSchema $refs a canary URL and answers
+// nothing but tools/list, so the client must list it, fetch nothing and not
+// call it.
+func TestConformanceScenarioAlone(t *testing.T) {
+	node, cli := conformancePeers(t)
+	bin := e2eBuildPlayground(t)
+	for _, run := range []struct{ scenario, version, flags string }{
+		{"json-schema-ref-no-deref", "2026-07-28", ""},
+		{"json-schema-ref-no-deref", "2026-07-28", " --era auto"},
+	} {
+		t.Run(run.scenario+run.flags, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), conformanceRunTimeout)
+			defer cancel()
+			out, err := conformanceCommand(ctx, node, cli,
+				"--command", bin+" conformance-client"+run.flags,
+				"--scenario", run.scenario,
+				"--spec-version", run.version,
+				"--verbose").CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
+				t.Errorf("the suite's verdict is not PASSED (%v):\n%s", err, out)
+			}
+		})
+	}
+}
+
+func TestConformanceExternalRef(t *testing.T) {
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, ""},
+		{`{"$defs":{"id":{"type":"string"}},"properties":{"id":{"$ref":"#/$defs/id"}}}`, ""},
+		{`{"properties":{"id":{"$ref":"#/$defs/id"},"p":{"$ref":"http://localhost:1/canary/profile-schema.json"}}}`, "http://localhost:1/canary/profile-schema.json"},
+		{`{"allOf":[{"$ref":"b.json"},{"$ref":"a.json#/x"}]}`, "a.json#/x"},
+		{`{"properties":{"$ref":{"type":"string"}}}`, ""},
+		{`not json`, ""},
+	} {
+		if got := externalRef(json.RawMessage(c.schema)); got != c.want {
+			t.Errorf("externalRef(%s) = %q, want %q", c.schema, got, c.want)
+		}
 	}
 }
