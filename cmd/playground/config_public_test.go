@@ -1,9 +1,7 @@
 package main
 
 import (
-	"io"
 	"net/netip"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -17,13 +15,7 @@ func TestParseServeConfigServing(t *testing.T) {
 		change(&c)
 		return c
 	}
-	tests := []struct {
-		name    string
-		args    []string
-		env     map[string]string
-		want    Config
-		wantErr string
-	}{
+	checkServeConfig(t, []serveConfigCase{
 		{name: "tls flags", args: []string{"--tls-cert", "c.pem", "--tls-key", "k.pem"},
 			want: with(func(c *Config) { c.TLSCert, c.TLSKey = "c.pem", "k.pem" })},
 		{name: "tls env", env: map[string]string{"PLAYGROUND_TLS_CERT": "c.pem", "PLAYGROUND_TLS_KEY": "k.pem"},
@@ -53,24 +45,7 @@ func TestParseServeConfigServing(t *testing.T) {
 		{name: "base URL with path", args: []string{"--base-url", "https://example.com/playground"}, wantErr: "want an http or https URL"},
 		{name: "base URL with query", env: map[string]string{"PLAYGROUND_BASE_URL": "https://example.com/?a=b"}, wantErr: "--base-url"},
 		{name: "apps base URL without host", args: []string{"--apps-base-url", "https:///x"}, wantErr: "--apps-base-url"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseServeConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("config = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestServeHelpNamesServingFlags checks that `serve -h` documents every
