@@ -1,6 +1,8 @@
 package web
 
 import (
+	"time"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
@@ -25,4 +27,12 @@ func (s *Server) RouteRole(method, path string) (backend.Role, bool) {
 func AuditAction(method, path string) (string, bool) {
 	a, ok := auditActions[method+" "+path]
 	return a, ok
+}
+
+// SetSessionRecheck makes live streams check their browser session every
+// d until the returned function restores the default.
+func SetSessionRecheck(d time.Duration) (restore func()) {
+	old := sessionRecheck
+	sessionRecheck = d
+	return func() { sessionRecheck = old }
 }

@@ -15,6 +15,10 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
+// sessionRecheck is how often a live stream checks that the browser
+// session it was opened in goes on (a var for tests).
+var sessionRecheck = 30 * time.Second
+
 const (
 	wsWriteWait  = 10 * time.Second
 	wsPongWait   = 60 * time.Second
@@ -48,6 +52,9 @@ func (s *Server) streamSession(c echo.Context) error {
 	v := viewer{sessionID: id, filter: filter}
 	v.csrf, _ = c.Get(csrfKey).(string)
 	v.who, _ = principalOf(c)
+	if ck, err := c.Cookie(sessionCookie); err == nil {
+		v.sessionToken = ck.Value
+	}
 	w, err := backend.WatchSession(c.Request().Context(), s.deps.Hub, s.deps.Frames, backend.WatchQuery{
 		SessionID: id, AfterID: after, Limit: framePageSize, BodyPreview: views.FrameBodyPreview, Filter: filter,
 	})
@@ -87,7 +94,10 @@ type viewer struct {
 	after     int64             // the newest frame the page shows
 	csrf      string            // the viewer's CSRF token, for the forms streamed to it
 	who       backend.Principal // the person watching, shown to the others
-	filter    backend.FrameFilter
+	// sessionToken is the browser session the stream was opened in; the
+	// stream ends once that session does (signed out, disabled).
+	sessionToken string
+	filter       backend.FrameFilter
 
 	backlog      []backend.Frame
 	reset, older bool
@@ -164,6 +174,8 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 	}
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
+	recheck := time.NewTicker(sessionRecheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -210,6 +222,10 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 		case <-ping.C:
 			if conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteWait)) != nil {
 				return websocket.CloseInternalServerErr, lost
+			}
+		case <-recheck.C:
+			if _, err := s.deps.Accounts.Authenticate(ctx, v.sessionToken); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
+				return websocket.ClosePolicyViolation, "signed out"
 			}
 		}
 	}
