@@ -51,7 +51,9 @@
     var status = panel && panel.querySelector("[data-ws-status]");
     // After the session's end the stream has nothing more to say.
     if (status && !status.hasAttribute("data-ended")) {
-      status.textContent = "disconnected — reload to resume"; status.className = "ws-status bad";
+      var signedOut = e.detail.event && e.detail.event.reason === "signed out";
+      status.textContent = signedOut ? "signed out — sign in again to watch" : "disconnected — reload to resume";
+      status.className = "ws-status bad";
     }
   });
 
