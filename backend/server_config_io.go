@@ -114,6 +114,16 @@ func ParseServerList(data []byte) (ServerList, error) {
 	return ServerList{}, Errorf(EInvalid, "Not a server list this playground knows: expected an \"mcpServers\" object (Claude Desktop, Cursor), a \"servers\" object (VS Code) or a server.json with \"packages\" or \"remotes\" (MCP registry).")
 }
 
+// FreeServerName is name with the lowest suffix " (2)", " (3)", ... that
+// no name in taken has, for an imported server whose name is taken.
+func FreeServerName(name string, taken map[string]bool) string {
+	for n := 2; ; n++ {
+		if candidate := fmt.Sprintf("%s (%d)", name, n); !taken[candidate] {
+			return candidate
+		}
+	}
+}
+
 // clientEntry is one server of a Claude, Cursor or VS Code list.
 type clientEntry struct {
 	Type    string            `json:"type,omitempty"`

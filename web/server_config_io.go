@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -107,7 +106,7 @@ func (s *Server) serverImportPreview(c echo.Context, config string) (views.Serve
 	for i, imp := range list.Entries {
 		e := views.ServerImportEntry{Index: i, Server: imp.Server.Redacted(), Notes: imp.Notes, Name: imp.Server.Name}
 		if taken[e.Name] {
-			e.Taken, e.Name = true, freeServerName(e.Name, taken)
+			e.Taken, e.Name = true, backend.FreeServerName(e.Name, taken)
 		}
 		taken[e.Name] = true
 		if err := imp.Server.Normalized().Validate(); err != nil {
@@ -117,17 +116,6 @@ func (s *Server) serverImportPreview(c echo.Context, config string) (views.Serve
 		pv.Entries = append(pv.Entries, e)
 	}
 	return pv, list, nil
-}
-
-// freeServerName is name with the lowest suffix " (2)", " (3)", ... that
-// no server in taken has.
-func freeServerName(name string, taken map[string]bool) string {
-	for n := 2; ; n++ {
-		candidate := fmt.Sprintf("%s (%d)", name, n)
-		if !taken[candidate] {
-			return candidate
-		}
-	}
 }
 
 // problemOf is err's message followed by its field errors, in one line.
