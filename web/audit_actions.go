@@ -19,6 +19,8 @@ var auditActions = map[string]string{
 	"POST /users/:id/password":                      "user.password",
 	"POST /servers":                                 "server.create",
 	"POST /servers/:id":                             "server.update",
+	"POST " + serverImportPath + "/preview":         "server.import_preview",
+	"POST " + serverImportPath:                      "server.import",
 	"POST /servers/:id/reveal":                      "secret.reveal",
 	"POST /servers/:id/delete":                      "server.delete",
 	"POST /servers/:id/connect":                     "session.connect",

@@ -84,9 +84,15 @@ func (s *Server) latestListing(ctx context.Context, serverID int64) (*backend.In
 }
 
 // collectionFileName is the name a collection's file downloads as: the
-// collection's name with every character but ASCII letters, digits, '.',
-// '_' and '-' made a '-', so that it is safe in a header and on any disk.
+// collection's name made safe (safeFileBase) and ".collection.json".
 func collectionFileName(name string) string {
+	return safeFileBase(name, "collection") + ".collection.json"
+}
+
+// safeFileBase is name with every character but ASCII letters, digits,
+// '.', '_' and '-' made a '-', so that it is safe in a header and on any
+// disk; fallback when nothing is left.
+func safeFileBase(name, fallback string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.TrimSpace(name) {
@@ -100,11 +106,10 @@ func collectionFileName(name string) string {
 			dash = true
 		}
 	}
-	base := strings.Trim(b.String(), "-.")
-	if base == "" {
-		base = "collection"
+	if base := strings.Trim(b.String(), "-."); base != "" {
+		return base
 	}
-	return base + ".collection.json"
+	return fallback
 }
 
 // collectionIO is the collection page's export control and, once after

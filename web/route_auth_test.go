@@ -195,6 +195,7 @@ func forgedBody(path, touched string) url.Values {
 		"/users/:id/password":      {"password": {"a new password of mallory"}},
 		"/account/password":        {"current": {testPassword}, "password": {"a new password of mallory"}, "confirm": {"a new password of mallory"}},
 		"/collections":             {"name": {"forged"}},
+		"/servers/import":          {"config": {`{"mcpServers": {"forged": {"command": "touch", "args": ["` + touched + `"]}}}`}, "action.0": {"import"}, "name.0": {"forged"}},
 	}
 	if b, ok := bodies[path]; ok {
 		return b

@@ -155,6 +155,9 @@ func New(cfg Config, deps Deps) *Server {
 
 	s.get("/", viewerRole, s.listServers)
 	s.get("/servers/new", editorRole, s.newServerForm)
+	s.get(serverImportPath, editorRole, s.showServerImport)
+	s.post(serverImportPath+"/preview", editorRole, s.previewServerImport)
+	s.post(serverImportPath, editorRole, s.importServers)
 	s.post("/servers", editorRole, s.createServer)
 	s.get("/servers/:id", viewerRole, s.showServer)
 	s.get("/servers/:id/tools", viewerRole, s.showTools)
@@ -168,6 +171,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/resources/more", viewerRole, s.moreResources)
 	s.get("/servers/:id/revisions", viewerRole, s.showRevisions)
 	s.get("/servers/:id/edit", editorRole, s.editServerForm)
+	s.get("/servers/:id/export", viewerRole, s.exportServer)
 	s.post("/servers/:id", editorRole, s.updateServer)
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
 	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)

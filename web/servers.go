@@ -46,7 +46,9 @@ func (s *Server) editServerForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), views.ServerFormOf(srv.Redacted())))
+	form := views.ServerFormOf(srv.Redacted())
+	form.Exports = serverExports(srv)
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), form))
 }
 
 func (s *Server) createServer(c echo.Context) error {

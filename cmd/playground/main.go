@@ -36,6 +36,9 @@ Commands:
                 file is backed up separately)
   user          add accounts (the first admin), set passwords, list them
   token create  make a personal API token for an account
+  servers import FILE | export [NAME...]
+                register servers from a Claude Desktop, Cursor, VS Code or
+                registry server.json file; print servers as such a file
   help          show this text
 
 Run "playground COMMAND -h" for a command's flags.
@@ -65,6 +68,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runBackup(ctx, args, os.Getenv, stderr)
 	case "user":
 		return runUser(ctx, args, os.Getenv, stdin, stdout, stderr)
+	case "servers":
+		return runServers(ctx, args, os.Getenv, stdin, stdout, stderr)
 	case "token":
 		return runToken(ctx, args, os.Getenv, stdout, stderr)
 	case "help":
