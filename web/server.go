@@ -171,7 +171,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/resources/more", viewerRole, s.moreResources)
 	s.get("/servers/:id/revisions", viewerRole, s.showRevisions)
 	s.get("/servers/:id/edit", editorRole, s.editServerForm)
-	s.get("/servers/:id/export", viewerRole, s.exportServer)
+	s.get("/servers/:id/export", editorRole, s.exportServer)
 	s.post("/servers/:id", editorRole, s.updateServer)
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
 	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)
