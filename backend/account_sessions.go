@@ -24,6 +24,8 @@ const (
 	SessionIdle       = 3 * 24 * time.Hour
 	SessionMaxAge     = 30 * 24 * time.Hour
 	sessionTouchEvery = time.Minute
+	// MaxListedSessions bounds the browser sessions an account page lists.
+	MaxListedSessions = 100
 )
 
 // startSession opens a new browser session for u and returns its cookie

@@ -54,6 +54,8 @@ type AccountStore interface {
 	DeleteWebSession(ctx context.Context, id int64) error
 	// DeleteWebSessionsOf ends every session of the user but keep (0: all).
 	DeleteWebSessionsOf(ctx context.Context, userID, keep int64) error
+	// ListWebSessions returns the user's latest sessions, most recently
+	// seen first, at most MaxListedSessions.
 	ListWebSessions(ctx context.Context, userID int64) ([]WebSession, error)
 
 	CreateAPIToken(ctx context.Context, t APIToken, tokenHash []byte) (APIToken, error)

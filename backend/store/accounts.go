@@ -218,7 +218,7 @@ func (d *DB) DeleteWebSessionsOf(ctx context.Context, userID, keep int64) error 
 // ListWebSessions implements backend.AccountStore.
 func (d *DB) ListWebSessions(ctx context.Context, userID int64) ([]backend.WebSession, error) {
 	var rows []webSessionRow
-	if err := d.db.SelectContext(ctx, &rows, webSessionColumns+` WHERE user_id = ? ORDER BY last_seen_at DESC`, userID); err != nil {
+	if err := d.db.SelectContext(ctx, &rows, webSessionColumns+` WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT ?`, userID, backend.MaxListedSessions); err != nil {
 		return nil, fmt.Errorf("store: sessions of user %d: %w", userID, err)
 	}
 	out := make([]backend.WebSession, len(rows))

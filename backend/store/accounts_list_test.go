@@ -1,0 +1,41 @@
+package store
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// TestWebSessionsListIsBounded: an account's page lists its latest
+// MaxListedSessions browser sessions, most recently seen first, however
+// many it has.
+func TestWebSessionsListIsBounded(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	now := time.Now()
+	u, err := d.CreateUser(ctx, backend.User{Name: "ada", Role: backend.RoleEditor, Created: now, PasswordChanged: now}, "x", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := backend.MaxListedSessions + 5
+	for i := range n {
+		seen := now.Add(time.Duration(i) * time.Second)
+		hash := sha256.Sum256([]byte(fmt.Sprint(i)))
+		if _, err := d.CreateWebSession(ctx, backend.WebSession{UserID: u.ID, Created: now, LastSeen: seen, Expires: now.Add(time.Hour)}, hash[:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := d.ListWebSessions(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != backend.MaxListedSessions {
+		t.Fatalf("listed %d of %d sessions, want %d", len(list), n, backend.MaxListedSessions)
+	}
+	if want := now.Add(time.Duration(n-1) * time.Second); !list[0].LastSeen.Equal(want) {
+		t.Errorf("the first listed session was last seen %v, want the newest, %v", list[0].LastSeen, want)
+	}
+}
