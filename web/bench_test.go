@@ -80,7 +80,13 @@ func benchCallOverhead(b *testing.B, transport string) {
 	apiBody := []byte(`{"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`)
 	viaAPI := func() time.Duration {
 		start := time.Now()
-		resp, err := apiClient.Post(apiURL, "application/json", bytes.NewReader(apiBody))
+		req, err := http.NewRequest(http.MethodPost, apiURL, bytes.NewReader(apiBody))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+d.token)
+		resp, err := apiClient.Do(req)
 		if err != nil {
 			b.Fatalf("API call: %v", err)
 		}

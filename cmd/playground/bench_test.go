@@ -288,6 +288,7 @@ func benchDemoHTTP(b *testing.B, bin string) (string, int) {
 // benchDash is the dashboard served by runServe in this process.
 type benchDash struct {
 	url    string
+	token  string // an admin's API token
 	client *http.Client
 }
 
@@ -297,9 +298,17 @@ func benchDashboard(b *testing.B) *benchDash {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := &e2eLog{}
+	db := filepath.Join(b.TempDir(), "playground.db")
+	if err := run(ctx, []string{"user", "add", "--admin", "--password-stdin", "--db", db, "bench"}, strings.NewReader(e2ePassword+"\n"), io.Discard, log); err != nil {
+		b.Fatalf("user add: %v\n%s", err, log)
+	}
+	var token strings.Builder
+	if err := run(ctx, []string{"token", "create", "--db", db, "--user", "bench", "--name", "bench"}, nil, &token, log); err != nil {
+		b.Fatalf("token create: %v\n%s", err, log)
+	}
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--db", filepath.Join(b.TempDir(), "playground.db")}, log)
+		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--db", db}, log)
 	}()
 	b.Cleanup(func() {
 		cancel()
@@ -309,7 +318,7 @@ func benchDashboard(b *testing.B) *benchDash {
 	})
 	for deadline := time.Now().Add(e2eStartTimeout); ; time.Sleep(10 * time.Millisecond) {
 		if m := e2eListeningRE.FindStringSubmatch(log.String()); m != nil {
-			return &benchDash{url: m[1], client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * scaleSessions}}}
+			return &benchDash{url: m[1], token: strings.TrimSpace(token.String()), client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * scaleSessions}}}
 		}
 		if time.Now().After(deadline) {
 			b.Fatalf("the dashboard did not start:\n%s", log.String())
@@ -326,7 +335,13 @@ func (d *benchDash) post(b *testing.B, path string, in, out any) int {
 			b.Fatal(err)
 		}
 	}
-	resp, err := d.client.Post(d.url+path, "application/json", bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, d.url+path, bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+d.token)
+	resp, err := d.client.Do(req)
 	if err != nil {
 		b.Errorf("POST %s: %v", path, err)
 		return 0
