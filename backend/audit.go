@@ -3,6 +3,8 @@ package backend
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -64,19 +66,115 @@ type AuditStore interface {
 	ListAuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
 }
 
-// AuditLog records and reads the audit log.
+// AuditLog records and reads the audit log. Made by NewAuditLog it
+// appends each event before Record returns; made by NewAuditWriter it
+// queues events for one background writer, so that the request an event
+// describes does not wait for its row, and readers (Page, Each, Flush) see
+// every event recorded before they were called.
 type AuditLog struct {
 	store AuditStore
 	now   func() time.Time
+	log   *slog.Logger
+
+	// With a writer: queue feeds it until Close; mu guards closed and
+	// keeps Record from sending on the closed queue.
+	queue   chan auditItem
+	written chan struct{} // closed when the writer has drained the queue
+	mu      sync.RWMutex
+	closed  bool
 }
 
-// NewAuditLog returns the audit log kept in store.
+// auditItem is an event to append, or (flushed set) a request to say when
+// every event queued before it is written.
+type auditItem struct {
+	event   AuditEvent
+	flushed chan struct{}
+}
+
+// auditQueue bounds the events waiting for the writer; beyond it Record
+// waits (it never drops an event).
+const auditQueue = 1024
+
+// NewAuditLog returns the audit log kept in store, appending at once.
 func NewAuditLog(store AuditStore) *AuditLog {
 	return &AuditLog{store: store, now: time.Now}
 }
 
+// NewAuditWriter returns the audit log kept in store with its background
+// writer, which logs to log what it cannot append. Close stops the writer
+// once the queue is written.
+func NewAuditWriter(store AuditStore, log *slog.Logger) *AuditLog {
+	l := &AuditLog{store: store, now: time.Now, log: log, queue: make(chan auditItem, auditQueue), written: make(chan struct{})}
+	go l.write()
+	return l
+}
+
+// write appends the queued events in order until the queue is closed.
+func (l *AuditLog) write() {
+	defer close(l.written)
+	for item := range l.queue {
+		if item.flushed != nil {
+			close(item.flushed)
+			continue
+		}
+		if _, err := l.store.AppendAuditEvent(context.Background(), item.event); err != nil {
+			l.log.Error("could not record an audit event", "action", item.event.Action, "actor", item.event.ActorName, "target", item.event.Target, "err", err)
+		}
+	}
+}
+
+// Close writes what is queued and stops the writer; later events are
+// appended at once. It is idempotent, and does nothing without a writer.
+func (l *AuditLog) Close() {
+	if l.queue == nil {
+		return
+	}
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		close(l.queue)
+	}
+	l.mu.Unlock()
+	<-l.written
+}
+
+// Flush returns once every event recorded before it is written, or ctx
+// ends.
+func (l *AuditLog) Flush(ctx context.Context) error {
+	done := make(chan struct{})
+	if !l.enqueue(ctx, auditItem{flushed: done}) {
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// enqueue hands item to the writer; false when there is no writer running
+// (nothing to wait for) or ctx ended first.
+func (l *AuditLog) enqueue(ctx context.Context, item auditItem) bool {
+	if l.queue == nil {
+		return false
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return false
+	}
+	select {
+	case l.queue <- item:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // Record appends e, stamped with the current time (unless e.At is set);
-// empty Details become {} and an empty Outcome AuditOK.
+// empty Details become {} and an empty Outcome AuditOK. With a writer it
+// queues e and returns nil: the writer logs a failure to append.
 func (l *AuditLog) Record(ctx context.Context, e AuditEvent) error {
 	if e.At.IsZero() {
 		e.At = l.now()
@@ -86,6 +184,9 @@ func (l *AuditLog) Record(ctx context.Context, e AuditEvent) error {
 	}
 	if e.Outcome == "" {
 		e.Outcome = AuditOK
+	}
+	if l.enqueue(ctx, auditItem{event: e}) {
+		return nil
 	}
 	_, err := l.store.AppendAuditEvent(ctx, e)
 	return err
@@ -102,6 +203,9 @@ type AuditPage struct {
 // Page returns the events f selects, starting at f.Before, at most
 // f.Limit (bounded by AuditPageSize) of them.
 func (l *AuditLog) Page(ctx context.Context, f AuditFilter) (AuditPage, error) {
+	if err := l.Flush(ctx); err != nil && ctx.Err() != nil {
+		return AuditPage{}, err
+	}
 	if f.Limit <= 0 || f.Limit > AuditPageSize {
 		f.Limit = AuditPageSize
 	}

@@ -313,6 +313,15 @@ func (p *Pool) LiveSessions() []Session {
 	return out
 }
 
+// Open returns the session sessionID when it is open in this pool.
+func (p *Pool) Open(sessionID int64) (Session, bool) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return Session{}, false
+	}
+	return ls.session, true
+}
+
 // IsLive reports whether the session is open in this pool.
 func (p *Pool) IsLive(sessionID int64) bool {
 	_, err := p.get(sessionID)

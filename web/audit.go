@@ -193,6 +193,9 @@ func (s *Server) auditName(ctx context.Context, noun, value string) string {
 			return srv.Name
 		}
 	case "session":
+		if sess, ok := s.deps.Pool.Open(id); ok { // no database read on the calls' path
+			return sess.ServerName
+		}
 		if sess, err := s.deps.Sessions.GetSession(ctx, id); err == nil {
 			return sess.ServerName
 		}

@@ -22,6 +22,9 @@ import (
 // auditEvents returns the audit events filter selects, newest first.
 func (d *dashboard) auditEvents(t *testing.T, f backend.AuditFilter) []backend.AuditEvent {
 	t.Helper()
+	if err := d.audit.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	events, err := d.db.ListAuditEvents(t.Context(), f)
 	if err != nil {
 		t.Fatal(err)
@@ -301,6 +304,9 @@ func TestAuditFailureNeverFailsTheRequest(t *testing.T) {
 	}
 	if !strings.Contains(d.get(t, "/collections").Body, "kept despite the audit") {
 		t.Error("the collection was not created")
+	}
+	if err := d.audit.Flush(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "could not record an audit event") || !strings.Contains(log.String(), "collection.create") {
 		t.Errorf("the failure to record is not logged:\n%s", log.String())

@@ -157,7 +157,8 @@ type dashboard struct {
 	client *http.Client // keeps cookies, does not follow redirects
 
 	accounts *backend.Accounts
-	token    string // the API token api sends, "" for none
+	audit    *backend.AuditLog // Flush it before reading audit events from db
+	token    string            // the API token api sends, "" for none
 
 	// AppsURL and AppsHost are the apps origin's, like URL and Host.
 	AppsURL, AppsHost string
@@ -211,6 +212,8 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"}, backend.WithRevisions(db))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
+	audit := backend.NewAuditWriter(db, log)
+	tb.Cleanup(audit.Close) // before the database closes
 	accounts, err := backend.NewAccounts(db, backend.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {
 		tb.Fatal(err)
@@ -220,7 +223,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: backend.NewAuditLog(db)}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -237,7 +240,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	tb.Cleanup(h.Close)
 
 	client := newClient()
-	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts}
+	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts, audit: audit}
 	if !o.anonymous {
 		d.token = d.mustAccount(tb, testAdmin, backend.RoleAdmin).token
 		d.mustSignIn(tb, d.client, testAdmin)
