@@ -114,18 +114,30 @@ func (d *DB) ListUsers(ctx context.Context) ([]backend.User, error) {
 }
 
 // UpdateUser implements backend.AccountStore. A disabled user keeps the
-// time they were first disabled.
+// time they were first disabled. It refuses (EConflict) to leave no
+// enabled admin: the check and the change are one statement, so two
+// admins demoting each other at once cannot both succeed.
 func (d *DB) UpdateUser(ctx context.Context, u backend.User) error {
 	disabled := sql.NullInt64{}
 	if u.Disabled {
 		disabled = sql.NullInt64{Int64: unixNano(time.Now()), Valid: true}
 	}
-	res, err := d.db.ExecContext(ctx, `UPDATE users SET role = ?, disabled_at = CASE WHEN ? IS NULL THEN NULL ELSE coalesce(disabled_at, ?) END WHERE id = ?`,
-		string(u.Role), disabled, disabled, u.ID)
+	stillAdmin := u.Role == backend.RoleAdmin && !u.Disabled
+	res, err := d.db.ExecContext(ctx, `UPDATE users SET role = ?, disabled_at = CASE WHEN ? IS NULL THEN NULL ELSE coalesce(disabled_at, ?) END
+	WHERE id = ? AND (? OR EXISTS (SELECT 1 FROM users WHERE role = 'admin' AND disabled_at IS NULL AND id != ?))`,
+		string(u.Role), disabled, disabled, u.ID, stillAdmin, u.ID)
 	if err != nil {
 		return fmt.Errorf("store: update user %d: %w", u.ID, err)
 	}
-	return oneRow(res, "Account %d does not exist.", u.ID)
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("store: %w", err)
+	} else if n == 1 {
+		return nil
+	}
+	if _, err := d.GetUser(ctx, u.ID); err != nil {
+		return err
+	}
+	return backend.Errorf(backend.EConflict, "%s is the last enabled admin: make someone else an admin first.", u.Name)
 }
 
 // SetPasswordHash implements backend.AccountStore.

@@ -39,3 +39,39 @@ func TestWebSessionsListIsBounded(t *testing.T) {
 		t.Errorf("the first listed session was last seen %v, want the newest, %v", list[0].LastSeen, want)
 	}
 }
+
+// TestUpdateUserKeepsAnAdmin: demoting or disabling the last enabled admin
+// is refused, whoever asks; with another admin it is not.
+func TestUpdateUserKeepsAnAdmin(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	now := time.Now()
+	add := func(name string, role backend.Role) backend.User {
+		u, err := d.CreateUser(ctx, backend.User{Name: name, Role: role, Created: now, PasswordChanged: now}, "x", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	ada, bob := add("ada", backend.RoleAdmin), add("bob", backend.RoleAdmin)
+	add("cy", backend.RoleEditor)
+	ada.Role = backend.RoleEditor
+	if err := d.UpdateUser(ctx, ada); err != nil {
+		t.Fatalf("demoting ada while bob is an admin: %v", err)
+	}
+	bob.Disabled = true
+	if err := d.UpdateUser(ctx, bob); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Fatalf("disabling bob, the last enabled admin: %v, want a conflict", err)
+	}
+	bob.Disabled, bob.Role = false, backend.RoleViewer
+	if err := d.UpdateUser(ctx, bob); backend.ErrorCodeOf(err) != backend.EConflict {
+		t.Fatalf("demoting bob, the last admin: %v, want a conflict", err)
+	}
+	if got, _ := d.GetUser(ctx, bob.ID); got.Role != backend.RoleAdmin || got.Disabled {
+		t.Errorf("bob after the refusals: %+v", got)
+	}
+	bob.Role = backend.RoleAdmin
+	if err := d.UpdateUser(ctx, bob); err != nil {
+		t.Errorf("saving bob unchanged: %v", err)
+	}
+}
