@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 
@@ -108,6 +109,11 @@ func messageOf(err error) string {
 // banner fragment for htmx, an error page otherwise.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	// The browser gave up on the request (a page left, a favicon no longer
+	// wanted): nobody reads an answer, and nothing failed.
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
 		return
 	}
 	status := statusOf(err)
