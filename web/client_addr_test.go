@@ -93,8 +93,8 @@ func TestPublicURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := (&Server{cfg: tt.cfg}).publicURL("/setup/x"); got != tt.want {
-				t.Errorf("publicURL = %s, want %s", got, tt.want)
+			if got := (&Server{cfg: tt.cfg}).PublicURL("/setup/x"); got != tt.want {
+				t.Errorf("PublicURL = %s, want %s", got, tt.want)
 			}
 		})
 	}

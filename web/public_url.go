@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// publicURL returns the address people use to reach path (which starts
+// PublicURL returns the address people use to reach path (which starts
 // with "/") on the dashboard: Config.BaseURL + path, or, without a base
 // URL, the listener's scheme://addr + path. Links the dashboard prints or
 // sends out use it.
-func (s *Server) publicURL(path string) string {
+func (s *Server) PublicURL(path string) string {
 	if s.cfg.BaseURL != "" {
 		return s.cfg.BaseURL + path
 	}

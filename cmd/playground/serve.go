@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -108,7 +107,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if token, err := accounts.SetupToken(ctx); err != nil {
 		return err
 	} else if token != "" {
-		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", cmp.Or(cfg.BaseURL, dashboardURL)+"/setup?token="+token)
+		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", handler.PublicURL("/setup?token="+token))
 	}
 
 	served := make(chan error, 2)
