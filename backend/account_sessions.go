@@ -51,7 +51,7 @@ func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, e
 	if token == "" {
 		return Principal{}, gone
 	}
-	ws, err := a.store.WebSessionByHash(ctx, hashToken(token))
+	ws, u, err := a.store.WebSessionByHash(ctx, hashToken(token))
 	if ErrorCodeOf(err) == ENotFound {
 		return Principal{}, gone
 	} else if err != nil {
@@ -60,10 +60,6 @@ func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, e
 	now := a.now()
 	if !now.Before(ws.Expires) || now.Sub(ws.LastSeen) >= SessionIdle {
 		return Principal{}, gone
-	}
-	u, err := a.store.GetUser(ctx, ws.UserID)
-	if err != nil {
-		return Principal{}, err
 	}
 	if u.Disabled {
 		return Principal{}, gone

@@ -48,8 +48,9 @@ type AccountStore interface {
 	SetPasswordHash(ctx context.Context, userID int64, hash string, at time.Time) error
 
 	CreateWebSession(ctx context.Context, ws WebSession, tokenHash []byte) (WebSession, error)
-	// WebSessionByHash returns the session whose token has the hash, or ENotFound.
-	WebSessionByHash(ctx context.Context, tokenHash []byte) (WebSession, error)
+	// WebSessionByHash returns the session whose token has the hash, and
+	// its user, or ENotFound.
+	WebSessionByHash(ctx context.Context, tokenHash []byte) (WebSession, User, error)
 	TouchWebSession(ctx context.Context, id int64, seen time.Time) error
 	DeleteWebSession(ctx context.Context, id int64) error
 	// DeleteWebSessionsOf ends every session of the user but keep (0: all).
@@ -59,8 +60,9 @@ type AccountStore interface {
 	ListWebSessions(ctx context.Context, userID int64) ([]WebSession, error)
 
 	CreateAPIToken(ctx context.Context, t APIToken, tokenHash []byte) (APIToken, error)
-	// APITokenByHash returns the token with the hash, or ENotFound.
-	APITokenByHash(ctx context.Context, tokenHash []byte) (APIToken, error)
+	// APITokenByHash returns the token with the hash, and its owner, or
+	// ENotFound.
+	APITokenByHash(ctx context.Context, tokenHash []byte) (APIToken, User, error)
 	ListAPITokens(ctx context.Context, userID int64) ([]APIToken, error)
 	// RevokeAPIToken marks the user's token revoked, or returns ENotFound.
 	RevokeAPIToken(ctx context.Context, userID, id int64, at time.Time) error

@@ -68,7 +68,7 @@ func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Princip
 	if !strings.HasPrefix(token, APITokenPrefix) {
 		return Principal{}, refused
 	}
-	t, err := a.store.APITokenByHash(ctx, hashToken(token))
+	t, u, err := a.store.APITokenByHash(ctx, hashToken(token))
 	if ErrorCodeOf(err) == ENotFound {
 		return Principal{}, refused
 	} else if err != nil {
@@ -77,10 +77,6 @@ func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Princip
 	now := a.now()
 	if !t.Active(now) {
 		return Principal{}, refused
-	}
-	u, err := a.store.GetUser(ctx, t.UserID)
-	if err != nil {
-		return Principal{}, err
 	}
 	if u.Disabled {
 		return Principal{}, refused

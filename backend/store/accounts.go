@@ -191,16 +191,25 @@ func (d *DB) CreateWebSession(ctx context.Context, ws backend.WebSession, tokenH
 	return ws, nil
 }
 
+// ownerColumns are the columns of a session's or token's user, as the
+// field "u" of a row (one read authenticates a request).
+const ownerColumns = `u.id AS "u.id", u.name AS "u.name", u.password_hash AS "u.password_hash", u.role AS "u.role",
+	u.created_at AS "u.created_at", u.password_changed_at AS "u.password_changed_at", u.disabled_at AS "u.disabled_at"`
+
 // WebSessionByHash implements backend.AccountStore.
-func (d *DB) WebSessionByHash(ctx context.Context, tokenHash []byte) (backend.WebSession, error) {
-	var r webSessionRow
-	err := d.db.GetContext(ctx, &r, webSessionColumns+` WHERE token_hash = ?`, tokenHash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return backend.WebSession{}, backend.Errorf(backend.ENotFound, "No such session.")
-	} else if err != nil {
-		return backend.WebSession{}, fmt.Errorf("store: session: %w", err)
+func (d *DB) WebSessionByHash(ctx context.Context, tokenHash []byte) (backend.WebSession, backend.User, error) {
+	var r struct {
+		webSessionRow
+		Owner userRow `db:"u"`
 	}
-	return r.session(), nil
+	err := d.db.GetContext(ctx, &r, `SELECT s.id, s.user_id, s.client, s.created_at, s.last_seen_at, s.expires_at, `+ownerColumns+`
+	FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, tokenHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.WebSession{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such session.")
+	} else if err != nil {
+		return backend.WebSession{}, backend.User{}, fmt.Errorf("store: session: %w", err)
+	}
+	return r.session(), r.Owner.user(), nil
 }
 
 // TouchWebSession implements backend.AccountStore.
@@ -271,15 +280,19 @@ func (d *DB) CreateAPIToken(ctx context.Context, t backend.APIToken, tokenHash [
 }
 
 // APITokenByHash implements backend.AccountStore.
-func (d *DB) APITokenByHash(ctx context.Context, tokenHash []byte) (backend.APIToken, error) {
-	var r apiTokenRow
-	err := d.db.GetContext(ctx, &r, apiTokenColumns+` WHERE token_hash = ?`, tokenHash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return backend.APIToken{}, backend.Errorf(backend.ENotFound, "No such API token.")
-	} else if err != nil {
-		return backend.APIToken{}, fmt.Errorf("store: API token: %w", err)
+func (d *DB) APITokenByHash(ctx context.Context, tokenHash []byte) (backend.APIToken, backend.User, error) {
+	var r struct {
+		apiTokenRow
+		Owner userRow `db:"u"`
 	}
-	return r.token(), nil
+	err := d.db.GetContext(ctx, &r, `SELECT t.id, t.user_id, t.name, t.prefix, t.role, t.created_at, t.expires_at, t.last_used_at, t.revoked_at, `+ownerColumns+`
+	FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`, tokenHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.APIToken{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such API token.")
+	} else if err != nil {
+		return backend.APIToken{}, backend.User{}, fmt.Errorf("store: API token: %w", err)
+	}
+	return r.token(), r.Owner.user(), nil
 }
 
 // ListAPITokens implements backend.AccountStore.
