@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -123,7 +122,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	record := p.rec.Tap(sess.ID)
 	opts := mcpclient.Options{Tap: func(f mcpclient.Frame) { record(ls.redact.Load().Frame(f)) }, ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
-	client, err := dial(ctx, srv, opts)
+	client, err := mcpclient.Dial(ctx, srv.Target(), opts)
 	if err != nil {
 		reason := ls.redacted("connect failed: " + err.Error())
 		p.recordNote(sess.ID, reason)
@@ -157,25 +156,6 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	go p.watch(ls)
 	go p.takeRevision(ls)
 	return sess, nil
-}
-
-func dial(ctx context.Context, srv Server, opts mcpclient.Options) (*mcpclient.Client, error) {
-	switch srv.Transport {
-	case TransportStdio:
-		return mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: srv.Command, Args: srv.Args, Env: srv.envList(), Dir: srv.Dir}, opts)
-	case TransportHTTP, TransportSSE:
-		header := make(map[string][]string, len(srv.Headers))
-		for k, v := range srv.Headers {
-			header[k] = []string{v}
-		}
-		cfg := mcpclient.HTTPConfig{URL: srv.URL, Header: header}
-		if srv.Transport == TransportSSE {
-			return mcpclient.ConnectSSE(ctx, cfg, opts)
-		}
-		return mcpclient.ConnectHTTP(ctx, cfg, opts)
-	default:
-		return nil, fmt.Errorf("unknown transport %q", srv.Transport)
-	}
 }
 
 // serverRequests answers a session's server-to-client requests: roots/list

@@ -220,6 +220,21 @@ func commandProblem(s Server) string {
 	return ""
 }
 
+// Target is how the pool and the CLI reach the server.
+func (s Server) Target() mcpclient.Target {
+	t := mcpclient.Target{Transport: mcpclient.Transport(s.Transport)}
+	if s.Transport == TransportStdio {
+		t.Stdio = mcpclient.StdioConfig{Command: s.Command, Args: s.Args, Env: s.envList(), Dir: s.Dir}
+		return t
+	}
+	header := make(map[string][]string, len(s.Headers))
+	for k, v := range s.Headers {
+		header[k] = []string{v}
+	}
+	t.HTTP = mcpclient.HTTPConfig{URL: s.URL, Header: header}
+	return t
+}
+
 // envList returns the server's environment as sorted KEY=VALUE entries.
 func (s Server) envList() []string {
 	env := make([]string, 0, len(s.Env))

@@ -14,16 +14,6 @@ import (
 	"time"
 )
 
-// HTTPConfig describes a Streamable HTTP server endpoint (or, for
-// ConnectSSE, the event-stream URL of a deprecated HTTP+SSE server).
-type HTTPConfig struct {
-	URL string
-	// Header holds extra headers sent with every request to the server's
-	// origin; a redirect to another origin does not get them (httpClient).
-	Header http.Header
-	Client *http.Client // nil means a client of our own with no overall timeout
-}
-
 const (
 	// endSessionTimeout bounds the DELETE that ends a session on Close.
 	endSessionTimeout = 2 * time.Second
@@ -104,8 +94,12 @@ func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, er
 		return nil, err
 	}
 	c := newClient(opts)
-	c.t = newHTTPTransport(c, cfg)
-	err := c.start(ctx)
+	t, err := newHTTPTransport(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.t = t
+	err = c.start(ctx)
 	if err == nil {
 		return c, nil
 	}
@@ -169,12 +163,15 @@ type httpTransport struct {
 	jobs chan func() // hands a request's exchange to an idle request worker
 }
 
-func newHTTPTransport(c *Client, cfg HTTPConfig) *httpTransport {
+func newHTTPTransport(c *Client, cfg HTTPConfig) (*httpTransport, error) {
 	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, inflight: make(map[int64]context.CancelFunc),
 		jobs: make(chan func())}
-	t.client, t.ownClient = httpClient(cfg.Client, cfg.Header, c.noteDropped)
+	var err error
+	if t.client, t.ownClient, err = httpClient(cfg, c); err != nil {
+		return nil, err
+	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	return t
+	return t, nil
 }
 
 // send POSTs m. A request is POSTed by a request worker (runRequest), whose

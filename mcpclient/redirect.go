@@ -13,22 +13,17 @@ const maxRedirects = 10
 // configured headers.
 var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2"}
 
-// httpClient returns the http.Client a transport uses: client (nil: a new
-// one of the transport's own, reported by own) with a redirect policy that
+// withRedirectPolicy returns a copy of client with a redirect policy that
 // keeps credentials to the configured server's origin. Once a request is
 // redirected to another origin (another scheme, host or port; see
 // SameOrigin), it and its further redirects carry neither the configured
 // headers nor Authorization, Proxy-Authorization or Cookie; net/http alone
 // would send the configured headers anywhere, and Authorization to another
-// port. dropped is called for each such redirect. A given client is
-// copied, not changed; its own CheckRedirect still runs first.
-func httpClient(client *http.Client, configured http.Header, dropped func(req *http.Request)) (c *http.Client, own bool) {
-	if client == nil {
-		c, own = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, true
-	} else {
-		copied := *client
-		c = &copied
-	}
+// port. dropped is called for each such redirect. client's own
+// CheckRedirect still runs first.
+func withRedirectPolicy(client *http.Client, configured http.Header, dropped func(req *http.Request)) *http.Client {
+	copied := *client
+	c := &copied
 	next := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if next != nil {
@@ -56,7 +51,7 @@ func httpClient(client *http.Client, configured http.Header, dropped func(req *h
 		}
 		return nil
 	}
-	return c, own
+	return c
 }
 
 // noteDropped records that a redirect to another origin was followed

@@ -33,7 +33,10 @@ func ConnectSSE(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, err
 	}
 	c := newClient(opts)
 	t := &sseTransport{c: c, url: cfg.URL, header: cfg.Header, endpointSet: make(chan struct{})}
-	t.client, t.ownClient = httpClient(cfg.Client, cfg.Header, c.noteDropped)
+	var err error
+	if t.client, t.ownClient, err = httpClient(cfg, c); err != nil {
+		return nil, err
+	}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
 	c.t = t
 	if err := t.open(ctx); err != nil {

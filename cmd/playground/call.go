@@ -94,24 +94,13 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ClientInfo: mcpclient.Implementation{Name: "mcp-playground-call", Version: version},
 		Era:        cfg.Era,
 	}
+	srv, _ := cfg.target.server("call")
 	if cfg.Trace {
 		// Trace output lands in CI logs: it hides the credentials of the
 		// URL and the values of secret headers, as the dashboard does.
-		target := backend.Server{URL: cfg.URL + cfg.SSE, Headers: map[string]string{}}
-		for name, values := range cfg.Header {
-			target.Headers[name] = strings.Join(values, ", ")
-		}
-		opts.Tap = backend.NewRedactor(target).Tap(traceTap(stderr))
+		opts.Tap = backend.NewRedactor(srv).Tap(traceTap(stderr))
 	}
-	var c *mcpclient.Client
-	switch {
-	case cfg.URL != "":
-		c, err = mcpclient.ConnectHTTP(ctx, mcpclient.HTTPConfig{URL: cfg.URL, Header: cfg.Header}, opts)
-	case cfg.SSE != "":
-		c, err = mcpclient.ConnectSSE(ctx, mcpclient.HTTPConfig{URL: cfg.SSE, Header: cfg.Header}, opts)
-	default:
-		c, err = mcpclient.ConnectStdio(ctx, mcpclient.StdioConfig{Command: cfg.Command[0], Args: cfg.Command[1:]}, opts)
-	}
+	c, err := mcpclient.Dial(ctx, srv.Target(), opts)
 	if err != nil {
 		return fmt.Errorf("call: connect: %w", err)
 	}

@@ -85,23 +85,7 @@ const runServerName = "playground run"
 // from the target flags.
 func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string, error) {
 	if cfg.Server == "" {
-		t := cfg.target
-		srv := backend.Server{Name: runServerName, Era: backend.Era(t.Era)}
-		label := ""
-		switch {
-		case t.URL != "" || t.SSE != "":
-			srv.Transport, srv.URL, label = backend.TransportHTTP, t.URL, backend.RedactURL(t.URL)
-			if t.SSE != "" {
-				srv.Transport, srv.URL, label = backend.TransportSSE, t.SSE, backend.RedactURL(t.SSE)
-			}
-			srv.Headers = map[string]string{}
-			for name, values := range t.Header {
-				srv.Headers[name] = strings.Join(values, ", ")
-			}
-		default:
-			srv.Transport, srv.Command, srv.Args = backend.TransportStdio, t.Command[0], t.Command[1:]
-			label = strings.Join(t.Command, " ")
-		}
+		srv, label := cfg.target.server(runServerName)
 		return srv, label, nil
 	}
 	srv, err := dashboardServer(ctx, cfg.DB, cfg.Key, cfg.Server)

@@ -68,6 +68,28 @@ func (tf *targetFlags) target(cmd string) (target, error) {
 	return t, nil
 }
 
+// server returns the target as a server registered under name, which
+// dials it like the dashboard's pool, and a label that names it in
+// reports (URLs without their credentials).
+func (t target) server(name string) (srv backend.Server, label string) {
+	srv = backend.Server{Name: name, Era: backend.Era(t.Era)}
+	switch {
+	case t.URL != "" || t.SSE != "":
+		srv.Transport, srv.URL = backend.TransportHTTP, t.URL
+		if t.SSE != "" {
+			srv.Transport, srv.URL = backend.TransportSSE, t.SSE
+		}
+		srv.Headers = map[string]string{}
+		for name, values := range t.Header {
+			srv.Headers[name] = strings.Join(values, ", ")
+		}
+		return srv, backend.RedactURL(srv.URL)
+	default:
+		srv.Transport, srv.Command, srv.Args = backend.TransportStdio, t.Command[0], t.Command[1:]
+		return srv, strings.Join(t.Command, " ")
+	}
+}
+
 // headerFlag collects repeated --header K:V flags.
 type headerFlag struct{ h http.Header }
 
