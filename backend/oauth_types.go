@@ -1,0 +1,109 @@
+package backend
+
+import "time"
+
+// OAuthStepKind names what one step of an OAuth sign-in did.
+type OAuthStepKind string
+
+const (
+	// OAuthStepChallenge is the MCP server's refusal of a request without
+	// credentials (401 with WWW-Authenticate).
+	OAuthStepChallenge OAuthStepKind = "challenge"
+	// OAuthStepResourceMetadata fetches the protected resource metadata
+	// (RFC 9728).
+	OAuthStepResourceMetadata OAuthStepKind = "resource-metadata"
+	// OAuthStepServerMetadata fetches the authorization server metadata
+	// (RFC 8414 or OpenID discovery).
+	OAuthStepServerMetadata OAuthStepKind = "server-metadata"
+	// OAuthStepRegistration registers the client (RFC 7591).
+	OAuthStepRegistration OAuthStepKind = "registration"
+	// OAuthStepAuthorization sends the person's browser to the
+	// authorization endpoint.
+	OAuthStepAuthorization OAuthStepKind = "authorization"
+	// OAuthStepCallback is the authorization server's redirect back to the
+	// playground's callback, with the code or an error.
+	OAuthStepCallback OAuthStepKind = "callback"
+	// OAuthStepToken exchanges the authorization code for tokens.
+	OAuthStepToken OAuthStepKind = "token"
+	// OAuthStepRefresh exchanges a refresh token for a new access token.
+	OAuthStepRefresh OAuthStepKind = "refresh"
+	// OAuthStepOther is any other HTTP exchange of the flow.
+	OAuthStepOther OAuthStepKind = "other"
+)
+
+// OAuthCheck is one thing verified about a step, such as "issuer matches
+// the metadata URL" or "PKCE S256 supported".
+type OAuthCheck struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// OAuthStep is one step of a sign-in as the debugger shows it: the HTTP
+// exchange (or browser redirect) with its request and response, secrets
+// (client secrets, codes, verifiers, tokens) redacted, and what was
+// checked about it.
+type OAuthStep struct {
+	ID     int64
+	FlowID int64
+	Seq    int // order within the flow, from 1
+	Kind   OAuthStepKind
+	Title  string // plain words, such as "Authorization server metadata"
+
+	Method         string
+	URL            string
+	RequestHeader  map[string][]string
+	RequestBody    string
+	Status         int // 0 when no response came
+	ResponseHeader map[string][]string
+	ResponseBody   string
+	Err            string // why the exchange failed, if it did
+
+	Checks  []OAuthCheck
+	Elapsed time.Duration
+	At      time.Time
+	// RerunOf is the step this one repeats, when a person re-ran a step;
+	// 0 for the steps of the sign-in itself.
+	RerunOf int64
+}
+
+// OAuthFlowStatus is where a sign-in stands.
+type OAuthFlowStatus string
+
+const (
+	OAuthFlowRunning   OAuthFlowStatus = "running"
+	OAuthFlowSucceeded OAuthFlowStatus = "succeeded"
+	OAuthFlowFailed    OAuthFlowStatus = "failed"
+)
+
+// OAuthFlow is one sign-in of a person to a server's authorization
+// server, with its steps in order.
+type OAuthFlow struct {
+	ID        int64
+	ServerID  int64
+	UserID    int64
+	UserName  string
+	Issuer    string // "" until the authorization server is known
+	Status    OAuthFlowStatus
+	Err       string // why it failed, in plain words
+	StartedAt time.Time
+	EndedAt   time.Time // zero while running
+	Steps     []OAuthStep
+}
+
+// OAuthGrant is what a person's sign-in to a server obtained, without the
+// tokens themselves (they stay sealed in the store).
+type OAuthGrant struct {
+	ServerID   int64
+	UserID     int64
+	UserName   string
+	Issuer     string
+	ClientID   string
+	Scopes     []string
+	ExpiresAt  time.Time // of the access token; zero when the server gave none
+	HasRefresh bool
+	// Shared grants are used by every team member who connects the server
+	// without a grant of their own; only the grant's owner shares it.
+	Shared    bool
+	UpdatedAt time.Time
+}
