@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -35,8 +36,13 @@ type callConfig struct {
 	target
 	Timeout time.Duration // 0: the method's default timeout
 	Trace   bool
-	Method  string
-	Params  json.RawMessage // nil when none was given
+	// OAuth signs in through the browser when the server asks, as
+	// OAuthClientID (with PLAYGROUND_OAUTH_CLIENT_SECRET) or a client
+	// registered dynamically.
+	OAuth         bool
+	OAuthClientID string
+	Method        string
+	Params        json.RawMessage // nil when none was given
 }
 
 // parseCallConfig reads the flags and arguments of `playground call`.
@@ -52,6 +58,8 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 	tf.register(fs)
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up after this long, connecting included (default: the method's own timeout)")
 	fs.BoolVar(&cfg.Trace, "trace", false, "print every frame (time, direction, kind, HTTP details, body) to stderr")
+	fs.BoolVar(&cfg.OAuth, "oauth", false, "sign in through your browser when the server asks for OAuth authorization (HTTP servers)")
+	fs.StringVar(&cfg.OAuthClientID, "oauth-client-id", "", "with --oauth: a client ID registered with the authorization server (its secret, if any, in PLAYGROUND_OAUTH_CLIENT_SECRET); default: register dynamically")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -67,6 +75,12 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 	if len(rest) < 1 || len(rest) > 2 || rest[0] == "" {
 		fs.Usage()
 		return cfg, errors.New("call: want METHOD and optional PARAMS-JSON after the flags")
+	}
+	if cfg.OAuthClientID != "" && !cfg.OAuth {
+		return cfg, errors.New("call: --oauth-client-id needs --oauth")
+	}
+	if cfg.OAuth && len(cfg.Command) > 0 {
+		return cfg, errors.New("call: --oauth is for HTTP servers (--url or --sse); a stdio server gets its credentials from its environment")
 	}
 	cfg.Method = rest[0]
 	if len(rest) == 2 {
@@ -100,7 +114,18 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// URL and the values of secret headers, as the dashboard does.
 		opts.Tap = backend.NewRedactor(srv).Tap(traceTap(stderr))
 	}
-	c, err := mcpclient.Dial(ctx, srv.Target(), opts)
+	dialTarget := srv.Target()
+	if cfg.OAuth {
+		signIn, err := startLoopbackSignIn(stderr)
+		if err != nil {
+			return fmt.Errorf("call: %w", err)
+		}
+		defer signIn.Close()
+		if dialTarget.HTTP.Credentials, err = signIn.credentials(cfg.OAuthClientID, os.Getenv("PLAYGROUND_OAUTH_CLIENT_SECRET")); err != nil {
+			return fmt.Errorf("call: %w", err)
+		}
+	}
+	c, err := mcpclient.Dial(ctx, dialTarget, opts)
 	if err != nil {
 		return fmt.Errorf("call: connect: %w", err)
 	}
