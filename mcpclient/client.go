@@ -5,20 +5,82 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// transport moves whole messages between a Client and a server. Inbound
-// messages go to Client.receive; transport-level failures go to
-// Client.requestFailed (one request) or Client.connectionLost (everything).
+// transport moves whole messages between a Client and a server. It holds
+// the Client as a peer (or, for Streamable HTTP, an httpPeer), never as
+// *Client: inbound messages go to peer.receive; transport-level failures go
+// to peer.requestFailed (one request) or peer.connectionLost (everything).
 type transport interface {
-	// send records m with the Client's tap and writes it. For a request, a
+	// send records m with the peer's tap and writes it. For a request, a
 	// failure found after send returned is reported through requestFailed.
 	send(ctx context.Context, m outbound) error
 	// close tears the transport down and waits for its goroutines.
 	close() error
+}
+
+// peer is the side of a Client that its transport reports to: what
+// arrives, what fails, and what happened on the wire. Every method may be
+// called from any goroutine of the transport, concurrently, including
+// while a send is in progress; none of them calls back into the transport,
+// so none waits for it, and none blocks for longer than noted.
+type peer interface {
+	// tap hands one frame to Options.Tap. Calls are serialized: it blocks
+	// while the Tap runs for another frame.
+	tap(dir Direction, kind FrameKind, body []byte, info *HTTPInfo)
+	// note records a transport event (a decision, a retry, a refusal) as an
+	// inbound KindTransport frame; it blocks like tap.
+	note(info *HTTPInfo, format string, args ...any)
+	// receive records and dispatches one inbound message: a response goes
+	// to the call waiting for it, a notification to Options.OnNotification,
+	// a server request to a goroutine of its own that answers it through
+	// send. It blocks while the Tap, OnNotification or OnUnmatched runs,
+	// never while a server request is answered. Undecodable input is
+	// recorded as KindParseError.
+	receive(body []byte, info *HTTPInfo)
+	// requestFailed fails the call waiting for request id with err, unless
+	// it already got its response. It never blocks.
+	requestFailed(id int64, err error)
+	// connectionLost ends the connection with cause: every pending call
+	// fails with it and Done closes. It is ignored once Close has begun or
+	// the connection has ended, and never blocks.
+	connectionLost(cause error)
+	// isPending reports whether a call still waits for the response to
+	// request id. It never blocks.
+	isPending(id int64) bool
+	// Done is closed when the connection has ended.
+	Done() <-chan struct{}
+	// maxFrameSize is the bound of one inbound message
+	// (Options.MaxFrameSize, with its default applied).
+	maxFrameSize() int
+}
+
+// httpPeer is the peer of the Streamable HTTP transport, which also asks
+// the Client about the era its requests speak and may start a new session.
+type httpPeer interface {
+	peer
+	// isModern reports whether requests go out in the modern era. It may
+	// change while connecting (Options.Era auto), not after Connect
+	// returned. It never blocks.
+	isModern() bool
+	// negotiatedVersion returns the protocol version requests carry; ""
+	// before initialize succeeded (legacy era). It never blocks.
+	negotiatedVersion() string
+	// modernHeaders sets the modern-era headers of a POST carrying body
+	// (see headers.go); version is the one to send when body's _meta names
+	// none.
+	modernHeaders(h http.Header, body []byte, version string)
+	// initializeAgain runs the initialize handshake again, after the
+	// server lost the session, and keeps the first InitializeResult. It
+	// sends initialize and notifications/initialized through the
+	// transport and waits, within ctx and Options.InitializeTimeout, for
+	// their outcome: it must not be called from a goroutine the transport
+	// needs to deliver that outcome.
+	initializeAgain(ctx context.Context) error
 }
 
 // outbound is one message for the server.
@@ -292,6 +354,9 @@ func (c *Client) negotiatedVersion() string {
 	defer c.mu.Unlock()
 	return c.protocolVersion
 }
+
+// maxFrameSize is the bound of one inbound message.
+func (c *Client) maxFrameSize() int { return c.opts.MaxFrameSize }
 
 // tap hands one frame to Options.Tap, one frame at a time.
 func (c *Client) tap(dir Direction, kind FrameKind, body []byte, info *HTTPInfo) {

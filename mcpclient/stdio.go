@@ -52,7 +52,7 @@ const (
 func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, error) {
 	c := newClient(opts)
 	t := &stdioTransport{
-		c:          c,
+		peer:       c,
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
@@ -67,7 +67,7 @@ func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, 
 
 // stdioTransport owns a server process and its three pipes.
 type stdioTransport struct {
-	c     *Client
+	peer  peer
 	cmd   *exec.Cmd
 	stdin *os.File // our write end
 
@@ -164,14 +164,14 @@ func (t *stdioTransport) send(ctx context.Context, m outbound) error {
 	line[len(m.body)] = '\n'
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	t.c.tap(Outbound, KindMessage, m.body, nil)
+	t.peer.tap(Outbound, KindMessage, m.body, nil)
 	deadline, _ := ctx.Deadline()
 	_ = t.stdin.SetWriteDeadline(deadline) // zero means none
 	if _, err := t.stdin.Write(line); err != nil {
 		// The write fails when the process has gone. Its exit status and
 		// stderr say more than "broken pipe", so give the supervisor time to
 		// end the connection with them; callers then report that cause.
-		waitFor(t.c.done, 2*drainGrace)
+		waitFor(t.peer.Done(), 2*drainGrace)
 		return fmt.Errorf("write to server stdin: %w", err)
 	}
 	return nil
@@ -186,12 +186,12 @@ func (t *stdioTransport) readStdout() {
 	defer close(t.stdoutDone)
 	r := bufio.NewReaderSize(t.stdout, 64<<10)
 	for {
-		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		line, err := readLine(r, t.peer.maxFrameSize())
 		var tooLarge *frameTooLargeError
 		if errors.As(err, &tooLarge) {
-			t.c.tap(Inbound, KindParseError, tooLarge.Head, nil)
+			t.peer.tap(Inbound, KindParseError, tooLarge.Head, nil)
 			if id, ok := tooLarge.responseID(); ok {
-				t.c.requestFailed(id, err)
+				t.peer.requestFailed(id, err)
 				continue
 			}
 			t.readErr = err
@@ -201,7 +201,7 @@ func (t *stdioTransport) readStdout() {
 			return
 		}
 		if len(line) > 0 {
-			t.c.receive(line, nil)
+			t.peer.receive(line, nil)
 		}
 	}
 }
@@ -213,7 +213,7 @@ func (t *stdioTransport) readStderr() {
 	defer close(t.stderrDone)
 	r := bufio.NewReaderSize(t.stderr, 4<<10) // log lines; readLine gathers a longer one
 	for {
-		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		line, err := readLine(r, t.peer.maxFrameSize())
 		var tooLarge *frameTooLargeError
 		if errors.As(err, &tooLarge) {
 			line, err = tooLarge.Head, nil
@@ -221,7 +221,7 @@ func (t *stdioTransport) readStderr() {
 		if err != nil {
 			return
 		}
-		t.c.tap(Stderr, KindLog, line, nil)
+		t.peer.tap(Stderr, KindLog, line, nil)
 		t.remember(string(line))
 	}
 }
@@ -298,16 +298,16 @@ func (t *stdioTransport) supervise() {
 	select {
 	case <-t.exited:
 		t.recordExit()
-		t.c.connectionLost(t.cause(true))
+		t.peer.connectionLost(t.cause(true))
 	default:
-		t.c.connectionLost(t.cause(false))
+		t.peer.connectionLost(t.cause(false))
 		<-t.exited // Close kills it if nothing else does
 		t.recordExit()
 	}
 }
 
 func (t *stdioTransport) recordExit() {
-	t.c.tap(Inbound, KindTransport, []byte("process exited: "+t.cmd.ProcessState.String()), nil)
+	t.peer.tap(Inbound, KindTransport, []byte("process exited: "+t.cmd.ProcessState.String()), nil)
 }
 
 // cause explains why the connection ended.
