@@ -3,22 +3,83 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// transport moves whole messages between a Client and a server. Inbound
-// messages go to Client.receive; transport-level failures go to
-// Client.requestFailed (one request) or Client.connectionLost (everything).
+// transport moves whole messages between a Client and a server. It holds
+// the Client as a peer (or, for Streamable HTTP, an httpPeer), never as
+// *Client: inbound messages go to peer.receive; transport-level failures go
+// to peer.requestFailed (one request) or peer.connectionLost (everything).
 type transport interface {
-	// send records m with the Client's tap and writes it. For a request, a
+	// send records m with the peer's tap and writes it. For a request, a
 	// failure found after send returned is reported through requestFailed.
 	send(ctx context.Context, m outbound) error
 	// close tears the transport down and waits for its goroutines.
 	close() error
+}
+
+// peer is the side of a Client that its transport reports to: what
+// arrives, what fails, and what happened on the wire. Every method may be
+// called from any goroutine of the transport, concurrently, including
+// while a send is in progress. None of them calls back into the transport
+// or waits for it; unless noted, each returns at once.
+type peer interface {
+	// tap hands one frame to Options.Tap. Calls are serialized: it blocks
+	// while the Tap runs for another frame.
+	tap(dir Direction, kind FrameKind, body []byte, info *HTTPInfo)
+	// note records a transport event (a decision, a retry, a refusal) as an
+	// inbound KindTransport frame; it blocks like tap.
+	note(info *HTTPInfo, format string, args ...any)
+	// receive records and dispatches one inbound message: a response goes
+	// to the call waiting for it, a notification to Options.OnNotification,
+	// a server request to a goroutine of its own that answers it through
+	// send. It blocks while the Tap, a WithProgress callback,
+	// OnNotification or OnUnmatched runs, never while a server request is
+	// answered. Undecodable input is recorded as KindParseError.
+	receive(body []byte, info *HTTPInfo)
+	// requestFailed fails the call waiting for request id with err, unless
+	// it already got its response.
+	requestFailed(id int64, err error)
+	// connectionLost ends the connection with cause: every pending call
+	// fails with it and Done closes. It is ignored once Close has begun or
+	// the connection has ended.
+	connectionLost(cause error)
+	// isPending reports whether a call still waits for the response to
+	// request id.
+	isPending(id int64) bool
+	// Done is closed when the connection has ended.
+	Done() <-chan struct{}
+	// maxFrameSize is the bound of one inbound message
+	// (Options.MaxFrameSize, with its default applied).
+	maxFrameSize() int
+}
+
+// httpPeer is the peer of the Streamable HTTP transport, which also asks
+// the Client about the era its requests speak and may start a new session
+// (the one method that sends through the transport).
+type httpPeer interface {
+	peer
+	// isModern reports whether requests go out in the modern era. It may
+	// change while connecting (Options.Era auto), not after Connect
+	// returned.
+	isModern() bool
+	// negotiatedVersion returns the protocol version requests carry; ""
+	// before initialize succeeded (legacy era).
+	negotiatedVersion() string
+	// modernHeaders sets the modern-era headers of a POST carrying body
+	// (see headers.go); version is the one to send when body's _meta names
+	// none.
+	modernHeaders(h http.Header, body []byte, version string)
+	// initializeAgain runs the initialize handshake again, after the
+	// server lost the session, and keeps the first InitializeResult. It
+	// sends initialize and notifications/initialized through the
+	// transport and waits, within ctx and Options.InitializeTimeout, for
+	// their outcome: it must not be called from a goroutine the transport
+	// needs to deliver that outcome.
+	initializeAgain(ctx context.Context) error
 }
 
 // outbound is one message for the server.
@@ -119,121 +180,6 @@ func (c *Client) Err() error {
 	return c.err
 }
 
-// Call sends a request and waits for its response. params may be nil
-// (omitted), a json.RawMessage (sent as is, compacted) or any value that
-// encodes to JSON. It returns the raw result, or an *RPCError when the server
-// answered with an error. When ctx is done first, Call sends
-// notifications/cancelled (except for initialize) and returns an error
-// wrapping ctx.Err(). When the connection ends, pending calls fail at
-// once with an error wrapping the cause (ErrClosed after Close).
-//
-// A ctx without deadline gets the method's timeout from Options.Timeouts
-// (or Options.RequestTimeout). opts may ask for progress (WithProgress).
-//
-// In the modern era (see Era) params must be absent or a JSON object: Call
-// adds the per-request _meta, retries once or twice after
-// UnsupportedProtocolVersion, and answers input_required results through
-// Options.Handler, retrying with a new id each round (at most 32 rounds).
-func (c *Client) Call(ctx context.Context, method string, params any, opts ...CallOption) (json.RawMessage, error) {
-	if c.modernDispatch(ctx) {
-		return c.callModern(ctx, method, params, opts...) // era.go
-	}
-	var co callOptions
-	for _, o := range opts {
-		o(&co)
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.timeout(method))
-		defer cancel()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	id := c.nextID.Add(1)
-	if co.sentID != nil {
-		co.sentID(id)
-	}
-	if co.progress != nil {
-		p, token, err := withProgressToken(params, id)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", method, err)
-		}
-		params = p
-		defer c.watchProgress(token, co.progress)()
-	}
-	body, err := encodeRequest(id, method, params)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encode params: %w", method, err)
-	}
-	ch, err := c.register(id)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	if err := c.t.send(ctx, outbound{body: body, id: id, method: method}); err != nil {
-		if !c.unregister(id) {
-			// The connection ended meanwhile; its cause is more telling.
-			return (<-ch).unwrap(method)
-		}
-		return nil, fmt.Errorf("%s: %w", method, err)
-	}
-	select {
-	case r := <-ch:
-		return r.unwrap(method)
-	case <-ctx.Done():
-		if !c.unregister(id) {
-			// The reply won the race and is being delivered.
-			return (<-ch).unwrap(method)
-		}
-		if method != "initialize" { // the spec forbids cancelling initialize
-			c.sendCancelled(ctx, id)
-		}
-		return nil, fmt.Errorf("%s (id %d): gave up waiting for the response: %w", method, id, ctx.Err())
-	}
-}
-
-func (r reply) unwrap(method string) (json.RawMessage, error) {
-	var rpcErr *RPCError
-	switch {
-	case errors.As(r.err, &rpcErr):
-		return nil, rpcErr
-	case r.err != nil:
-		return nil, fmt.Errorf("%s: %w", method, r.err)
-	}
-	return r.result, nil
-}
-
-// cancelTimeout bounds sending notifications/cancelled for a request that
-// was given up.
-const cancelTimeout = 5 * time.Second
-
-// sendCancelled tells the server that the request id was given up.
-func (c *Client) sendCancelled(ctx context.Context, id int64) {
-	reason := "request cancelled by the client"
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		reason = "request timed out"
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelTimeout)
-	defer cancel()
-	_ = c.Notify(ctx, "notifications/cancelled", map[string]any{"requestId": id, "reason": reason})
-}
-
-// Notify sends a notification. Over HTTP it waits, within ctx, for the
-// server to accept it.
-func (c *Client) Notify(ctx context.Context, method string, params any) error {
-	body, err := encodeNotification(method, params)
-	if err != nil {
-		return fmt.Errorf("%s: encode params: %w", method, err)
-	}
-	if err := c.openErr(); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	if err := c.t.send(ctx, outbound{body: body, method: method}); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	return nil
-}
-
 // openErr returns nil while the connection is open, else why it is not.
 func (c *Client) openErr() error {
 	c.mu.Lock()
@@ -251,40 +197,6 @@ func (c *Client) openErrLocked() error {
 	return nil
 }
 
-// register makes a slot for the response to request id.
-func (c *Client) register(id int64) (chan reply, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.openErrLocked(); err != nil {
-		return nil, err
-	}
-	ch := make(chan reply, 1)
-	c.pending[id] = ch
-	return ch, nil
-}
-
-// unregister removes the slot of request id and reports whether it was
-// still there.
-func (c *Client) unregister(id int64) bool {
-	_, ok := c.take(id)
-	return ok
-}
-
-func (c *Client) take(id int64) (chan reply, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch, ok := c.pending[id]
-	delete(c.pending, id)
-	return ch, ok
-}
-
-// requestFailed fails request id with err, unless it already got its reply.
-func (c *Client) requestFailed(id int64, err error) {
-	if ch, ok := c.take(id); ok {
-		ch <- reply{err: err}
-	}
-}
-
 // negotiatedVersion returns the protocol version agreed in initialize, or ""
 // before that.
 func (c *Client) negotiatedVersion() string {
@@ -292,6 +204,9 @@ func (c *Client) negotiatedVersion() string {
 	defer c.mu.Unlock()
 	return c.protocolVersion
 }
+
+// maxFrameSize is the bound of one inbound message.
+func (c *Client) maxFrameSize() int { return c.opts.MaxFrameSize }
 
 // tap hands one frame to Options.Tap, one frame at a time.
 func (c *Client) tap(dir Direction, kind FrameKind, body []byte, info *HTTPInfo) {

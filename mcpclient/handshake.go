@@ -25,6 +25,9 @@ func (c *Client) handshake(ctx context.Context) (*Client, error) {
 	return c, nil
 }
 
+// initializeAgain runs the initialize handshake again, for a new session.
+func (c *Client) initializeAgain(ctx context.Context) error { return c.initialize(ctx, true) }
+
 // initialize runs the initialize handshake: the initialize request, then
 // notifications/initialized. The first handshake of a connection records
 // the InitializeResult; a later one (again), after the server lost the

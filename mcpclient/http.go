@@ -1,67 +1,23 @@
 package mcpclient
 
+// The Streamable HTTP transport: connecting, sending and closing. Its
+// other jobs have files of their own: http_request.go builds the requests,
+// http_post.go makes the POST exchange, http_replies.go reads the replies,
+// http_stream.go and http_listen.go hold the GET event streams,
+// http_session.go the session, http_workers.go the request workers and
+// http_errors.go describes what fails.
+
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"sync"
 	"time"
 )
-
-const (
-	// endSessionTimeout bounds the DELETE that ends a session on Close.
-	endSessionTimeout = 2 * time.Second
-	// excerptLen bounds the body text quoted in an HTTP status error.
-	excerptLen = 200
-	// defaultRetry is how long to wait before reconnecting an event stream
-	// when the server sent no retry field.
-	defaultRetry = time.Second
-	// maxRetryDelay caps the wait between failed reconnection attempts.
-	maxRetryDelay = 30 * time.Second
-	// maxStreamFailures is how many reconnection attempts in a row may fail
-	// (or bring nothing) before an event stream is given up.
-	maxStreamFailures = 5
-	// listenWait bounds how long the handshake waits for the standalone
-	// GET stream to be answered.
-	listenWait = time.Second
-	// replyDrainWait is how long a request's reply stream is still read
-	// after its response arrived, for the server to end it: a reply read to
-	// its end leaves the connection free for the next request, while one cut
-	// short closes it.
-	replyDrainWait = 100 * time.Millisecond
-	// requestWorkerIdle is how long a request worker waits for another
-	// request before it ends.
-	requestWorkerIdle = 30 * time.Second
-)
-
-// HTTPStatusError is an HTTP error status that answered a request, when its
-// body was not a JSON-RPC response to that request.
-type HTTPStatusError struct {
-	Status  int    // the status code, such as 404
-	Text    string // the status line text, such as "404 Not Found"
-	Body    string // the start of the response body, trimmed
-	Session string // the Mcp-Session-Id the request carried, if any
-	// SessionGone reports that the server no longer knows Session: a 404,
-	// or a 400 whose body speaks of the session (as some servers answer).
-	SessionGone bool
-}
-
-func (e *HTTPStatusError) Error() string {
-	msg := "HTTP " + e.Text
-	if e.SessionGone {
-		return fmt.Sprintf("%s: session expired: the server no longer knows session %q; reconnect to start a new one", msg, e.Session)
-	}
-	if e.Body != "" {
-		msg += ": " + e.Body
-	}
-	return msg
-}
 
 // ConnectHTTP connects to a Streamable HTTP server in the era Options.Era
 // asks for. ctx bounds only the connecting.
@@ -94,11 +50,11 @@ func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, er
 		return nil, err
 	}
 	c := newClient(opts)
-	t, err := newHTTPTransport(c, cfg)
+	client, own, err := httpClient(cfg, c)
 	if err != nil {
 		return nil, err
 	}
-	c.t = t
+	c.t = newHTTPTransport(c, cfg, client, own)
 	err = c.start(ctx)
 	if err == nil {
 		return c, nil
@@ -142,7 +98,7 @@ func refusedByEndpoint(err error) bool {
 // goroutine that made the request; request POSTs and the GET stream run in
 // goroutines tracked by wg and stopped by cancel.
 type httpTransport struct {
-	c         *Client
+	peer      httpPeer
 	url       string
 	header    http.Header
 	client    *http.Client
@@ -163,15 +119,14 @@ type httpTransport struct {
 	jobs chan func() // hands a request's exchange to an idle request worker
 }
 
-func newHTTPTransport(c *Client, cfg HTTPConfig) (*httpTransport, error) {
-	t := &httpTransport{c: c, url: cfg.URL, header: cfg.Header, inflight: make(map[int64]context.CancelFunc),
-		jobs: make(chan func())}
-	var err error
-	if t.client, t.ownClient, err = httpClient(cfg, c); err != nil {
-		return nil, err
-	}
+// newHTTPTransport returns the transport to cfg.URL that reports to p and
+// makes its requests with client, whose idle connections it closes at the
+// end when own.
+func newHTTPTransport(p httpPeer, cfg HTTPConfig, client *http.Client, own bool) *httpTransport {
+	t := &httpTransport{peer: p, url: cfg.URL, header: cfg.Header, client: client, ownClient: own,
+		inflight: make(map[int64]context.CancelFunc), jobs: make(chan func())}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	return t, nil
+	return t
 }
 
 // send POSTs m. A request is POSTed by a request worker (runRequest), whose
@@ -180,7 +135,7 @@ func newHTTPTransport(c *Client, cfg HTTPConfig) (*httpTransport, error) {
 // is opened. In the modern era, notifications/cancelled is not POSTed: the
 // request it names has its response stream closed instead.
 func (t *httpTransport) send(ctx context.Context, m outbound) error {
-	if !m.raw && m.method == "notifications/cancelled" && t.c.isModern() {
+	if !m.raw && m.method == "notifications/cancelled" && t.peer.isModern() {
 		t.cancelRequest(m.body)
 		return nil
 	}
@@ -204,7 +159,7 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 			if err == nil {
 				err = errors.New("the server's HTTP reply ended without the response")
 			}
-			t.c.requestFailed(m.id, err) // no-op when the response arrived
+			t.peer.requestFailed(m.id, err) // no-op when the response arrived
 		})
 		return nil
 	}
@@ -230,39 +185,6 @@ func (t *httpTransport) send(ctx context.Context, m outbound) error {
 	return nil
 }
 
-// runRequest runs job, the exchange of one request, on an idle request
-// worker or on a new one. A worker that has run an exchange keeps the
-// stack it grew for the next, which spares each request a fresh
-// goroutine's start and stack growth on its critical path.
-func (t *httpTransport) runRequest(job func()) {
-	select {
-	case t.jobs <- job:
-		return
-	default:
-	}
-	t.wg.Add(1)
-	go t.requestWorker(job)
-}
-
-// requestWorker runs job, then the jobs handed to it, until it has been
-// idle for requestWorkerIdle or the transport closes.
-func (t *httpTransport) requestWorker(job func()) {
-	defer t.wg.Done()
-	idle := time.NewTimer(requestWorkerIdle)
-	defer idle.Stop()
-	for {
-		job()
-		idle.Reset(requestWorkerIdle)
-		select {
-		case job = <-t.jobs:
-		case <-idle.C:
-			return
-		case <-t.ctx.Done():
-			return
-		}
-	}
-}
-
 // cancelRequest closes the response stream of the request that a
 // notifications/cancelled body names.
 func (t *httpTransport) cancelRequest(body []byte) {
@@ -279,7 +201,7 @@ func (t *httpTransport) cancelRequest(body []byte) {
 		return
 	}
 	cancel()
-	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url},
+	t.peer.note(&HTTPInfo{Method: http.MethodPost, URL: t.url},
 		"request %d given up: its response stream was closed (the modern era's cancellation over HTTP; no notifications/cancelled is sent)", n.Params.RequestID)
 }
 
@@ -301,195 +223,6 @@ func (t *httpTransport) track() bool {
 	return true
 }
 
-func (t *httpTransport) session() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.sessionID
-}
-
-// newRequest builds a request to the endpoint with the configured headers,
-// Accept and Content-Type, and the headers of the era: Mcp-Session-Id and
-// the negotiated MCP-Protocol-Version (legacy), or MCP-Protocol-Version
-// alone (modern).
-func (t *httpTransport) newRequest(ctx context.Context, method string, body []byte) (*http.Request, error) {
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, t.url, r)
-	if err != nil {
-		return nil, err
-	}
-	req.Header = t.header.Clone()
-	if req.Header == nil {
-		req.Header = make(http.Header)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-	} else if method == http.MethodGet {
-		req.Header.Set("Accept", "text/event-stream")
-	}
-	if sid := t.session(); sid != "" && !t.c.isModern() {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	if v := t.c.negotiatedVersion(); v != "" {
-		req.Header.Set(headerProtocolVersion, v)
-	}
-	return req, nil
-}
-
-// newPost builds the POST of m: newRequest, without a protocol version on
-// initialize, and with the modern-era headers derived from the body.
-func (t *httpTransport) newPost(ctx context.Context, m outbound) (*http.Request, error) {
-	req, err := t.newRequest(ctx, http.MethodPost, m.body)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case m.raw:
-	case m.method == "initialize":
-		req.Header.Del(headerProtocolVersion)
-	case t.c.isModern():
-		t.c.modernHeaders(req.Header, m.body, t.c.negotiatedVersion())
-	}
-	return req, nil
-}
-
-func requestInfo(req *http.Request) *HTTPInfo {
-	return &HTTPInfo{Method: req.Method, URL: req.URL.String(), Header: req.Header.Clone()}
-}
-
-func responseInfo(req *http.Request, resp *http.Response) *HTTPInfo {
-	return &HTTPInfo{Method: req.Method, URL: req.URL.String(), Status: resp.StatusCode, Header: resp.Header}
-}
-
-// exchange POSTs m and hands every message of the reply to the Client. A
-// request whose session is gone is sent again, once, on a new session; a
-// request whose SSE reply ends before its response is resumed (legacy
-// era). It returns nil when the reply was read, which for a request does
-// not mean its response came.
-func (t *httpTransport) exchange(ctx context.Context, m outbound) error {
-	again, err := t.post(ctx, m, true)
-	if again {
-		_, err = t.post(ctx, m, false)
-	}
-	return err
-}
-
-// post makes one POST of m. It reports whether m should be sent again
-// because its session was gone and a new one has been started (only when
-// mayRenew).
-func (t *httpTransport) post(ctx context.Context, m outbound, mayRenew bool) (again bool, err error) {
-	// The reply's own context: a request's reply stops being read soon after
-	// its response has arrived, even if the server keeps the stream open.
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	req, err := t.newPost(rctx, m)
-	if err != nil {
-		return false, err
-	}
-	sid := req.Header.Get("Mcp-Session-Id")
-	t.c.tap(Outbound, KindMessage, m.body, requestInfo(req))
-	start := time.Now()
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return false, describeHTTPError(req, err)
-	}
-	defer resp.Body.Close()
-	info := responseInfo(req, resp)
-	info.Elapsed = time.Since(start)
-	if m.method == "initialize" && resp.StatusCode/100 == 2 && !t.c.isModern() {
-		if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
-			t.mu.Lock()
-			t.sessionID = s
-			t.mu.Unlock()
-		}
-	}
-	if resp.StatusCode/100 != 2 {
-		err := statusError(t.c, req, resp, info, m.id)
-		var gone *HTTPStatusError
-		if mayRenew && !m.raw && errors.As(err, &gone) && gone.SessionGone &&
-			m.method != "notifications/initialized" && !t.isClosed() {
-			if rerr := t.renewSession(ctx, sid, gone); rerr != nil {
-				return false, fmt.Errorf("%w; starting a new session failed: %v", err, rerr)
-			}
-			t.c.note(info, "sending %s again on the new session %q", describeOutbound(m), t.session())
-			return true, nil
-		}
-		return false, err
-	}
-	if resp.StatusCode == http.StatusAccepted {
-		return false, nil
-	}
-	var answered func()
-	if m.id != 0 && !m.raw {
-		var drain *time.Timer
-		defer func() {
-			if drain != nil {
-				drain.Stop()
-			}
-		}()
-		answered = func() {
-			if drain == nil && !t.c.isPending(m.id) {
-				drain = time.AfterFunc(replyDrainWait, cancel)
-			}
-		}
-	}
-	st := &streamState{start: start, retry: -1}
-	err = t.readReply(resp, info, st, answered)
-	switch {
-	case m.id == 0 || m.raw || !t.c.isPending(m.id):
-		return false, err // answered (or given up): a cut-short read is no error
-	case ctx.Err() != nil:
-		return false, err
-	case !t.c.isModern() && st.lastID != "":
-		return false, t.resume(ctx, m, st, err)
-	}
-	return false, err
-}
-
-// describeOutbound names a message for notes: "tools/call (id 7)".
-func describeOutbound(m outbound) string {
-	switch {
-	case m.id != 0:
-		return fmt.Sprintf("%s (id %d)", m.method, m.id)
-	case m.method != "":
-		return m.method
-	}
-	return "the response"
-}
-
-// renewSession starts a new session after the server forgot stale: the
-// initialize handshake again, unless another request has done so already.
-func (t *httpTransport) renewSession(ctx context.Context, stale string, cause *HTTPStatusError) error {
-	t.renewMu.Lock()
-	defer t.renewMu.Unlock()
-	t.mu.Lock()
-	if t.sessionID != stale {
-		t.mu.Unlock()
-		return nil // renewed meanwhile
-	}
-	t.sessionID = ""
-	t.mu.Unlock()
-	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url, Status: cause.Status},
-		"session %q is gone (HTTP %s); starting a new session with initialize", stale, cause.Text)
-	if err := t.c.initialize(ctx, true); err != nil {
-		return err
-	}
-	t.c.note(&HTTPInfo{Method: http.MethodPost, URL: t.url}, "new session %q started", t.session())
-	return nil
-}
-
-// note records a transport event about the exchange req (and resp, if any).
-func (t *httpTransport) note(req *http.Request, resp *http.Response, text string) {
-	info := &HTTPInfo{Method: req.Method, URL: req.URL.String()}
-	if resp != nil {
-		info = responseInfo(req, resp)
-	}
-	t.c.tap(Inbound, KindTransport, []byte(text), info)
-}
-
 // close ends the session with DELETE, then stops every request and stream
 // and waits for their goroutines.
 func (t *httpTransport) close() error {
@@ -498,7 +231,7 @@ func (t *httpTransport) close() error {
 	sid := t.sessionID
 	t.mu.Unlock()
 	var err error
-	if sid != "" && !t.c.isModern() {
+	if sid != "" && !t.peer.isModern() {
 		err = t.endSession()
 	}
 	t.cancel()
@@ -507,26 +240,4 @@ func (t *httpTransport) close() error {
 		t.client.CloseIdleConnections()
 	}
 	return err
-}
-
-// endSession sends DELETE with the session id. 405 means the server does
-// not let clients end sessions, which is fine.
-func (t *httpTransport) endSession() error {
-	ctx, cancel := context.WithTimeout(context.Background(), endSessionTimeout)
-	defer cancel()
-	req, err := t.newRequest(ctx, http.MethodDelete, nil)
-	if err != nil {
-		return err
-	}
-	t.c.tap(Outbound, KindTransport, []byte("DELETE session"), requestInfo(req))
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("end session: %w", describeHTTPError(req, err))
-	}
-	defer resp.Body.Close()
-	t.note(req, resp, "end session: HTTP "+resp.Status)
-	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed {
-		return fmt.Errorf("end session: HTTP %s", resp.Status)
-	}
-	return nil
 }

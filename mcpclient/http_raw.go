@@ -24,7 +24,7 @@ func (t *httpTransport) sendRaw(ctx context.Context, body []byte) error {
 	if err != nil {
 		return err
 	}
-	t.c.tap(Outbound, KindMessage, body, requestInfo(req))
+	t.peer.tap(Outbound, KindMessage, body, requestInfo(req))
 	resp, err := t.client.Do(req)
 	if err != nil {
 		return describeHTTPError(req, err)
@@ -37,14 +37,14 @@ func (t *httpTransport) sendRaw(ctx context.Context, body []byte) error {
 	case resp.StatusCode/100 == 2:
 		return t.readBody(resp, info)
 	}
-	t.c.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
-	limit := t.c.opts.MaxFrameSize
+	t.peer.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
+	limit := t.peer.maxFrameSize()
 	reply, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	switch {
 	case len(reply) > limit:
-		t.c.tap(Inbound, KindParseError, reply[:min(limit, recordLimit)], info)
+		t.peer.tap(Inbound, KindParseError, reply[:min(limit, recordLimit)], info)
 	case len(reply) > 0:
-		t.c.receive(reply, info)
+		t.peer.receive(reply, info)
 	}
 	if err != nil {
 		return fmt.Errorf("HTTP %s: read body: %w", resp.Status, err)

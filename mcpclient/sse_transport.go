@@ -32,7 +32,7 @@ func ConnectSSE(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, err
 		opts.Era = EraLegacy
 	}
 	c := newClient(opts)
-	t := &sseTransport{c: c, url: cfg.URL, header: cfg.Header, endpointSet: make(chan struct{})}
+	t := &sseTransport{peer: c, url: cfg.URL, header: cfg.Header, endpointSet: make(chan struct{})}
 	var err error
 	if t.client, t.ownClient, err = httpClient(cfg, c); err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func ConnectSSE(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, err
 // (tracked by wg, stopped by cancel) reads the event stream; messages are
 // POSTed by the goroutine that sends them.
 type sseTransport struct {
-	c         *Client
+	peer      peer
 	url       string
 	header    http.Header
 	client    *http.Client
@@ -81,7 +81,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 		req.Header = make(http.Header)
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	t.c.tap(Outbound, KindTransport, []byte("GET event stream"), requestInfo(req))
+	t.peer.tap(Outbound, KindTransport, []byte("GET event stream"), requestInfo(req))
 	stop := context.AfterFunc(ctx, func() {
 		select {
 		case <-t.endpointSet:
@@ -102,7 +102,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 	info.Elapsed = time.Since(start)
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
-		return statusError(t.c, req, resp, info, 0)
+		return statusError(t.peer, req, resp, info, 0)
 	}
 	streamEnded := make(chan error, 1)
 	t.wg.Add(1)
@@ -115,7 +115,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 	}()
 	select {
 	case <-t.endpointSet:
-		t.c.note(info, "deprecated HTTP+SSE transport: messages go to %s", rawURLText(t.endpoint))
+		t.peer.note(info, "deprecated HTTP+SSE transport: messages go to %s", rawURLText(t.endpoint))
 		return nil
 	case err := <-streamEnded:
 		if t.refused != nil {
@@ -134,7 +134,7 @@ func (t *sseTransport) open(ctx context.Context) error {
 // read parses the event stream: the endpoint event names the POST URL;
 // every other event with data is a message.
 func (t *sseTransport) read(resp *http.Response, info *HTTPInfo, start time.Time) error {
-	err := parseSSE(resp.Body, t.c.opts.MaxFrameSize, func(ev sseEvent) {
+	err := parseSSE(resp.Body, t.peer.maxFrameSize(), func(ev sseEvent) {
 		evInfo := *info
 		evInfo.EventID, evInfo.EventType, evInfo.Retry = ev.id, ev.event, max(ev.retry, 0)
 		evInfo.Elapsed = time.Since(start)
@@ -142,14 +142,14 @@ func (t *sseTransport) read(resp *http.Response, info *HTTPInfo, start time.Time
 		case ev.event == "endpoint":
 			t.setEndpoint(string(ev.data), &evInfo)
 		case len(ev.data) == 0:
-			t.c.tap(Inbound, KindTransport, []byte(describeEmptyEvent(ev)), &evInfo)
+			t.peer.tap(Inbound, KindTransport, []byte(describeEmptyEvent(ev)), &evInfo)
 		default:
-			t.c.receive(ev.data, &evInfo)
+			t.peer.receive(ev.data, &evInfo)
 		}
 	})
 	var tooLarge *frameTooLargeError
 	if errors.As(err, &tooLarge) {
-		t.c.tap(Inbound, KindParseError, tooLarge.Head, info)
+		t.peer.tap(Inbound, KindParseError, tooLarge.Head, info)
 	}
 	return err
 }
@@ -159,7 +159,7 @@ func (t *sseTransport) read(resp *http.Response, info *HTTPInfo, start time.Time
 // on another origin than the stream's is refused, and the stream closed:
 // every message would carry the configured headers there.
 func (t *sseTransport) setEndpoint(data string, info *HTTPInfo) {
-	t.c.tap(Inbound, KindTransport, []byte("endpoint event: "+data), info)
+	t.peer.tap(Inbound, KindTransport, []byte("endpoint event: "+data), info)
 	select {
 	case <-t.endpointSet:
 		return
@@ -168,14 +168,14 @@ func (t *sseTransport) setEndpoint(data string, info *HTTPInfo) {
 	base, _ := url.Parse(t.url)
 	ref, err := url.Parse(strings.TrimSpace(data))
 	if err != nil {
-		t.c.note(info, "endpoint event ignored: %v", err)
+		t.peer.note(info, "endpoint event ignored: %v", err)
 		return
 	}
 	endpoint := base.ResolveReference(ref)
 	if !SameOrigin(endpoint, base) {
 		t.refused = fmt.Errorf("the endpoint event names another origin, %s, than the event stream's, %s: "+
 			"messages and the configured headers go to the server's origin only", originOf(endpoint), originOf(base))
-		t.c.note(info, "endpoint event refused: %v", t.refused)
+		t.peer.note(info, "endpoint event refused: %v", t.refused)
 		t.cancel()
 		return
 	}
@@ -196,8 +196,8 @@ func (t *sseTransport) streamEnded(err error) {
 	case err != nil:
 		cause = fmt.Errorf("event stream failed: %w", err)
 	}
-	t.c.note(&HTTPInfo{Method: http.MethodGet, URL: t.url}, "%v", cause)
-	t.c.connectionLost(cause)
+	t.peer.note(&HTTPInfo{Method: http.MethodGet, URL: t.url}, "%v", cause)
+	t.peer.connectionLost(cause)
 }
 
 func (t *sseTransport) isClosed() bool {
@@ -229,7 +229,7 @@ func (t *sseTransport) send(ctx context.Context, m outbound) error {
 		req.Header = make(http.Header)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	t.c.tap(Outbound, KindMessage, m.body, requestInfo(req))
+	t.peer.tap(Outbound, KindMessage, m.body, requestInfo(req))
 	start := time.Now()
 	resp, err := t.client.Do(req)
 	if err != nil {
@@ -239,7 +239,7 @@ func (t *sseTransport) send(ctx context.Context, m outbound) error {
 	info := responseInfo(req, resp)
 	info.Elapsed = time.Since(start)
 	if resp.StatusCode/100 != 2 {
-		return statusError(t.c, req, resp, info, m.id)
+		return statusError(t.peer, req, resp, info, m.id)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ const (
 func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, error) {
 	c := newClient(opts)
 	t := &stdioTransport{
-		c:          c,
+		peer:       c,
 		stdoutDone: make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
@@ -67,7 +67,7 @@ func ConnectStdio(ctx context.Context, cfg StdioConfig, opts Options) (*Client, 
 
 // stdioTransport owns a server process and its three pipes.
 type stdioTransport struct {
-	c     *Client
+	peer  peer
 	cmd   *exec.Cmd
 	stdin *os.File // our write end
 
@@ -86,21 +86,6 @@ type stdioTransport struct {
 
 	tailMu sync.Mutex
 	tail   []string // last stderr lines, shortened
-}
-
-// exitError reports that a server process ended on its own.
-type exitError struct {
-	status string // as in "exit status 3" or "signal: killed"
-	stderr string // last stderr lines, "" if none
-}
-
-func (e *exitError) Error() string { return "server process exited: " + e.detail() }
-
-func (e *exitError) detail() string {
-	if e.stderr == "" {
-		return e.status
-	}
-	return e.status + "; stderr: " + e.stderr
 }
 
 func (t *stdioTransport) start(cfg StdioConfig) error {
@@ -164,14 +149,14 @@ func (t *stdioTransport) send(ctx context.Context, m outbound) error {
 	line[len(m.body)] = '\n'
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	t.c.tap(Outbound, KindMessage, m.body, nil)
+	t.peer.tap(Outbound, KindMessage, m.body, nil)
 	deadline, _ := ctx.Deadline()
 	_ = t.stdin.SetWriteDeadline(deadline) // zero means none
 	if _, err := t.stdin.Write(line); err != nil {
 		// The write fails when the process has gone. Its exit status and
 		// stderr say more than "broken pipe", so give the supervisor time to
 		// end the connection with them; callers then report that cause.
-		waitFor(t.c.done, 2*drainGrace)
+		waitFor(t.peer.Done(), 2*drainGrace)
 		return fmt.Errorf("write to server stdin: %w", err)
 	}
 	return nil
@@ -186,12 +171,12 @@ func (t *stdioTransport) readStdout() {
 	defer close(t.stdoutDone)
 	r := bufio.NewReaderSize(t.stdout, 64<<10)
 	for {
-		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		line, err := readLine(r, t.peer.maxFrameSize())
 		var tooLarge *frameTooLargeError
 		if errors.As(err, &tooLarge) {
-			t.c.tap(Inbound, KindParseError, tooLarge.Head, nil)
+			t.peer.tap(Inbound, KindParseError, tooLarge.Head, nil)
 			if id, ok := tooLarge.responseID(); ok {
-				t.c.requestFailed(id, err)
+				t.peer.requestFailed(id, err)
 				continue
 			}
 			t.readErr = err
@@ -201,7 +186,7 @@ func (t *stdioTransport) readStdout() {
 			return
 		}
 		if len(line) > 0 {
-			t.c.receive(line, nil)
+			t.peer.receive(line, nil)
 		}
 	}
 }
@@ -213,7 +198,7 @@ func (t *stdioTransport) readStderr() {
 	defer close(t.stderrDone)
 	r := bufio.NewReaderSize(t.stderr, 4<<10) // log lines; readLine gathers a longer one
 	for {
-		line, err := readLine(r, t.c.opts.MaxFrameSize)
+		line, err := readLine(r, t.peer.maxFrameSize())
 		var tooLarge *frameTooLargeError
 		if errors.As(err, &tooLarge) {
 			line, err = tooLarge.Head, nil
@@ -221,7 +206,7 @@ func (t *stdioTransport) readStderr() {
 		if err != nil {
 			return
 		}
-		t.c.tap(Stderr, KindLog, line, nil)
+		t.peer.tap(Stderr, KindLog, line, nil)
 		t.remember(string(line))
 	}
 }
@@ -246,119 +231,4 @@ func (t *stdioTransport) stderrTail() string {
 	t.tailMu.Lock()
 	defer t.tailMu.Unlock()
 	return strings.Join(t.tail, " | ")
-}
-
-// wait reaps the process, and kills what is left of its process group as
-// soon as it has exited. Where the platform can wait without reaping, the
-// group is killed before the process is reaped, while the zombie holds the
-// group id; elsewhere just after, when a group with members left still
-// holds its id, and an empty one cannot be hit unless its id was taken by a
-// new group in the meantime.
-func (t *stdioTransport) wait() {
-	defer t.wg.Done()
-	defer close(t.exited)
-	p := t.cmd.Process
-	if awaitExit(p) == nil {
-		t.sigMu.Lock()
-		defer t.sigMu.Unlock()
-		kill(p)
-		_ = t.cmd.Wait() // the outcome is read from cmd.ProcessState
-		t.reaped = true
-		return
-	}
-	_ = t.cmd.Wait()
-	t.sigMu.Lock()
-	defer t.sigMu.Unlock()
-	t.reaped = true
-	kill(p)
-}
-
-// signal applies send (terminate or kill) to the process unless it has
-// been reaped, when wait has already killed its group.
-func (t *stdioTransport) signal(send func(*os.Process)) {
-	t.sigMu.Lock()
-	defer t.sigMu.Unlock()
-	if !t.reaped {
-		send(t.cmd.Process)
-	}
-}
-
-// supervise notices the end of the process or of its stdout, lets the
-// readers drain, records the exit and ends the connection with its cause.
-func (t *stdioTransport) supervise() {
-	defer t.wg.Done()
-	select {
-	case <-t.exited:
-	case <-t.stdoutDone:
-	}
-	deadline := time.Now().Add(drainGrace)
-	for _, ch := range []chan struct{}{t.exited, t.stdoutDone, t.stderrDone} {
-		waitFor(ch, time.Until(deadline))
-	}
-	select {
-	case <-t.exited:
-		t.recordExit()
-		t.c.connectionLost(t.cause(true))
-	default:
-		t.c.connectionLost(t.cause(false))
-		<-t.exited // Close kills it if nothing else does
-		t.recordExit()
-	}
-}
-
-func (t *stdioTransport) recordExit() {
-	t.c.tap(Inbound, KindTransport, []byte("process exited: "+t.cmd.ProcessState.String()), nil)
-}
-
-// cause explains why the connection ended.
-func (t *stdioTransport) cause(exited bool) error {
-	select {
-	case <-t.stdoutDone:
-		if t.readErr != nil {
-			return t.readErr
-		}
-	default:
-	}
-	if exited {
-		return &exitError{status: t.cmd.ProcessState.String(), stderr: t.stderrTail()}
-	}
-	msg := "server closed its stdout"
-	if tail := t.stderrTail(); tail != "" {
-		msg += "; stderr: " + tail
-	}
-	return errors.New(msg)
-}
-
-// close stops the process: stdin EOF, then SIGTERM, then SIGKILL, each after
-// stopGrace and each signal to its process group; wait kills the rest of
-// the group once the process has exited. Then close releases the pipes and
-// waits for the goroutines.
-func (t *stdioTransport) close() error {
-	t.stdin.Close()
-	if !waitFor(t.exited, stopGrace) {
-		t.signal(terminate)
-		if !waitFor(t.exited, stopGrace) {
-			t.signal(kill)
-			<-t.exited
-		}
-	}
-	// Let the readers drain; then unblock them if a leftover child still
-	// holds the pipes open.
-	waitFor(t.stdoutDone, drainGrace)
-	waitFor(t.stderrDone, drainGrace)
-	closeFiles(t.stdout, t.stderr)
-	t.wg.Wait()
-	return nil
-}
-
-// waitFor reports whether ch closed within d.
-func waitFor(ch <-chan struct{}, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-timer.C:
-		return false
-	}
 }

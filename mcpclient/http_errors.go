@@ -1,0 +1,99 @@
+package mcpclient
+
+// What a failed HTTP exchange of either HTTP transport turns into: an
+// error status (HTTPStatusError, or the JSON-RPC error its body carries)
+// and a request that got no answer at all.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// excerptLen bounds the body text quoted in an HTTP status error.
+const excerptLen = 200
+
+// HTTPStatusError is an HTTP error status that answered a request, when its
+// body was not a JSON-RPC response to that request.
+type HTTPStatusError struct {
+	Status  int    // the status code, such as 404
+	Text    string // the status line text, such as "404 Not Found"
+	Body    string // the start of the response body, trimmed
+	Session string // the Mcp-Session-Id the request carried, if any
+	// SessionGone reports that the server no longer knows Session: a 404,
+	// or a 400 whose body speaks of the session (as some servers answer).
+	SessionGone bool
+}
+
+func (e *HTTPStatusError) Error() string {
+	msg := "HTTP " + e.Text
+	if e.SessionGone {
+		return fmt.Sprintf("%s: session expired: the server no longer knows session %q; reconnect to start a new one", msg, e.Session)
+	}
+	if e.Body != "" {
+		msg += ": " + e.Body
+	}
+	return msg
+}
+
+// statusError records an HTTP error status and its body. A body that is a
+// JSON-RPC response is recorded and dispatched as a message, and when it
+// answers request id, statusError returns nil: the request has its (error)
+// response. Otherwise it returns an *HTTPStatusError.
+func statusError(p peer, req *http.Request, resp *http.Response, info *HTTPInfo, id int64) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, recordLimit))
+	sid := req.Header.Get("Mcp-Session-Id")
+	excerpt := strings.TrimSpace(string(body))
+	serr := &HTTPStatusError{
+		Status:  resp.StatusCode,
+		Text:    resp.Status,
+		Session: sid,
+		SessionGone: sid != "" && (resp.StatusCode == http.StatusNotFound ||
+			resp.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(excerpt), "session")),
+	}
+	if len(excerpt) > excerptLen {
+		excerpt = excerpt[:excerptLen] + "…"
+	}
+	serr.Body = excerpt
+	if m, err := decodeMessage(body); err == nil && m.isResponse() && !serr.SessionGone {
+		p.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
+		p.receive(body, info)
+		var got int64
+		if id != 0 && json.Unmarshal(m.ID, &got) == nil && got == id {
+			return nil
+		}
+		return serr
+	}
+	text := "HTTP " + resp.Status
+	if len(body) > 0 {
+		text += ": " + string(body)
+	}
+	p.tap(Inbound, KindTransport, []byte(text), info)
+	return serr
+}
+
+// describeHTTPError rewrites a client error for a human: "connect <url>:
+// connection refused" when the server cannot be reached. The URL is named
+// by urlText, without its credentials.
+func describeHTTPError(req *http.Request, err error) error {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		inner := opErr.Err
+		var sysErr *os.SyscallError
+		if errors.As(inner, &sysErr) {
+			inner = sysErr.Err
+		}
+		return fmt.Errorf("connect %s: %w", urlText(req.URL), inner)
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err
+	}
+	return fmt.Errorf("%s %s: %w", req.Method, urlText(req.URL), err)
+}

@@ -1,0 +1,141 @@
+package mcpclient
+
+// How a server process run over stdio ends: on its own (reaped, its group
+// killed, the connection ended with its exit status and stderr), or
+// stopped by Close (stdin EOF, SIGTERM, SIGKILL).
+
+import (
+	"errors"
+	"os"
+	"time"
+)
+
+// exitError reports that a server process ended on its own.
+type exitError struct {
+	status string // as in "exit status 3" or "signal: killed"
+	stderr string // last stderr lines, "" if none
+}
+
+func (e *exitError) Error() string { return "server process exited: " + e.detail() }
+
+func (e *exitError) detail() string {
+	if e.stderr == "" {
+		return e.status
+	}
+	return e.status + "; stderr: " + e.stderr
+}
+
+// wait reaps the process, and kills what is left of its process group as
+// soon as it has exited. Where the platform can wait without reaping, the
+// group is killed before the process is reaped, while the zombie holds the
+// group id; elsewhere just after, when a group with members left still
+// holds its id, and an empty one cannot be hit unless its id was taken by a
+// new group in the meantime.
+func (t *stdioTransport) wait() {
+	defer t.wg.Done()
+	defer close(t.exited)
+	p := t.cmd.Process
+	if awaitExit(p) == nil {
+		t.sigMu.Lock()
+		defer t.sigMu.Unlock()
+		kill(p)
+		_ = t.cmd.Wait() // the outcome is read from cmd.ProcessState
+		t.reaped = true
+		return
+	}
+	_ = t.cmd.Wait()
+	t.sigMu.Lock()
+	defer t.sigMu.Unlock()
+	t.reaped = true
+	kill(p)
+}
+
+// signal applies send (terminate or kill) to the process unless it has
+// been reaped, when wait has already killed its group.
+func (t *stdioTransport) signal(send func(*os.Process)) {
+	t.sigMu.Lock()
+	defer t.sigMu.Unlock()
+	if !t.reaped {
+		send(t.cmd.Process)
+	}
+}
+
+// supervise notices the end of the process or of its stdout, lets the
+// readers drain, records the exit and ends the connection with its cause.
+func (t *stdioTransport) supervise() {
+	defer t.wg.Done()
+	select {
+	case <-t.exited:
+	case <-t.stdoutDone:
+	}
+	deadline := time.Now().Add(drainGrace)
+	for _, ch := range []chan struct{}{t.exited, t.stdoutDone, t.stderrDone} {
+		waitFor(ch, time.Until(deadline))
+	}
+	select {
+	case <-t.exited:
+		t.recordExit()
+		t.peer.connectionLost(t.cause(true))
+	default:
+		t.peer.connectionLost(t.cause(false))
+		<-t.exited // Close kills it if nothing else does
+		t.recordExit()
+	}
+}
+
+func (t *stdioTransport) recordExit() {
+	t.peer.tap(Inbound, KindTransport, []byte("process exited: "+t.cmd.ProcessState.String()), nil)
+}
+
+// cause explains why the connection ended.
+func (t *stdioTransport) cause(exited bool) error {
+	select {
+	case <-t.stdoutDone:
+		if t.readErr != nil {
+			return t.readErr
+		}
+	default:
+	}
+	if exited {
+		return &exitError{status: t.cmd.ProcessState.String(), stderr: t.stderrTail()}
+	}
+	msg := "server closed its stdout"
+	if tail := t.stderrTail(); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return errors.New(msg)
+}
+
+// close stops the process: stdin EOF, then SIGTERM, then SIGKILL, each after
+// stopGrace and each signal to its process group; wait kills the rest of
+// the group once the process has exited. Then close releases the pipes and
+// waits for the goroutines.
+func (t *stdioTransport) close() error {
+	t.stdin.Close()
+	if !waitFor(t.exited, stopGrace) {
+		t.signal(terminate)
+		if !waitFor(t.exited, stopGrace) {
+			t.signal(kill)
+			<-t.exited
+		}
+	}
+	// Let the readers drain; then unblock them if a leftover child still
+	// holds the pipes open.
+	waitFor(t.stdoutDone, drainGrace)
+	waitFor(t.stderrDone, drainGrace)
+	closeFiles(t.stdout, t.stderr)
+	t.wg.Wait()
+	return nil
+}
+
+// waitFor reports whether ch closed within d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
