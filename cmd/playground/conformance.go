@@ -104,7 +104,12 @@ func runConformanceClient(ctx context.Context, args []string, getenv func(string
 			fmt.Fprintf(stderr, "%s %s %s %s\n", f.Time.Format("15:04:05.000"), f.Direction, f.Kind, f.Body)
 		}
 	}
-	c, err := mcpclient.Dial(ctx, mcpclient.Target{Transport: mcpclient.TransportHTTP, HTTP: mcpclient.HTTPConfig{URL: cfg.URL}}, opts)
+	creds, err := conformanceCredentials(cfg.Context, cfg.URL)
+	if err != nil {
+		return fmt.Errorf("conformance-client %s: %w", cfg.Scenario, err)
+	}
+	httpCfg := mcpclient.HTTPConfig{URL: cfg.URL, Credentials: creds}
+	c, err := mcpclient.Dial(ctx, mcpclient.Target{Transport: mcpclient.TransportHTTP, HTTP: httpCfg}, opts)
 	if err != nil {
 		return fmt.Errorf("conformance-client %s: connect: %w", cfg.Scenario, err)
 	}
