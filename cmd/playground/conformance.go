@@ -95,6 +95,10 @@ func runConformanceClient(ctx context.Context, args []string, getenv func(string
 		ProtocolVersion: cfg.Version,
 		Era:             cfg.Era,
 		Handler:         cc,
+		// The handshake includes signing in, which takes a scenario's
+		// authorization server several requests: only the run's deadline
+		// bounds it.
+		InitializeTimeout: conformanceTimeout,
 	}
 	if cfg.Trace {
 		var mu sync.Mutex
