@@ -227,7 +227,8 @@ func TestConformanceScenarioAlone(t *testing.T) {
 }
 
 // clientScenarios returns the scenario names the suite's list output
-// gives under "Client scenarios".
+// gives under "Client scenarios", without the versions the plain list
+// appends.
 func clientScenarios(list string) []string {
 	var out []string
 	in := false
@@ -236,7 +237,8 @@ func clientScenarios(list string) []string {
 		case strings.HasPrefix(line, "Client scenarios"):
 			in = true
 		case in && strings.HasPrefix(line, "  - "):
-			out = append(out, strings.TrimSpace(strings.TrimPrefix(line, "  - ")))
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  - "), " [") // the plain list adds " [versions]"
+			out = append(out, strings.TrimSpace(name))
 		case in:
 			return out
 		}
