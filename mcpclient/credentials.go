@@ -26,7 +26,9 @@ type Credentials interface {
 	// 403 (resp.Body holds the answer's start). It obtains new
 	// credentials (sign in, refresh, step up to more scopes, take a DPoP
 	// nonce) and returns nil for req to be signed and sent once more, or
-	// why it could not. Calls are serialized.
+	// why it could not. When the resent request is refused too, Refused
+	// is called once more (a new DPoP-bound token may draw a nonce
+	// challenge); a third refusal is the answer. Calls are serialized.
 	Refused(ctx context.Context, req *http.Request, resp *http.Response) error
 }
 
@@ -82,7 +84,7 @@ const refusalExcerpt = 64 << 10
 
 // credentialTransport signs every request to origin with creds; a request
 // answered 401 or 403 is handed to creds.Refused and, when that obtains new
-// credentials, sent once more. Requests to other origins (redirects) are
+// credentials, sent once more (up to maxRefusals times). Requests to other origins (redirects) are
 // sent unsigned. Refusals are serialized: a request signed before another
 // request's refusal obtained new credentials is simply sent again.
 type credentialTransport struct {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"sync"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -97,25 +98,36 @@ type grantChoice struct {
 	serverURL string
 	client    *http.Client
 	ctx       conformanceAuth
-	chosen    mcpclient.Credentials
+
+	mu     sync.Mutex
+	chosen mcpclient.Credentials
 }
 
 func (g *grantChoice) Sign(req *http.Request) error {
-	if g.chosen == nil {
+	g.mu.Lock()
+	chosen := g.chosen
+	g.mu.Unlock()
+	if chosen == nil {
 		return nil
 	}
-	return g.chosen.Sign(req)
+	return chosen.Sign(req)
 }
 
+// Refused is serialized by the transport; only Sign runs alongside it.
 func (g *grantChoice) Refused(ctx context.Context, req *http.Request, resp *http.Response) error {
-	if g.chosen == nil {
+	g.mu.Lock()
+	chosen := g.chosen
+	g.mu.Unlock()
+	if chosen == nil {
 		creds, err := g.choose(ctx, resp)
 		if err != nil {
 			return err
 		}
-		g.chosen = creds
+		g.mu.Lock()
+		g.chosen, chosen = creds, creds
+		g.mu.Unlock()
 	}
-	return g.chosen.Refused(ctx, req, resp)
+	return chosen.Refused(ctx, req, resp)
 }
 
 func (g *grantChoice) choose(ctx context.Context, resp *http.Response) (mcpclient.Credentials, error) {
