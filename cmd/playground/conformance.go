@@ -75,7 +75,9 @@ func parseConformanceConfig(args []string, getenv func(string) string, stderr io
 }
 
 // runConformanceClient connects to the scenario's server with the same
-// mcpclient code every other path uses and exercises what the server offers:
+// mcpclient code every other path uses, signing in when the server asks
+// (with the credentials conformanceCredentials picks from the scenario
+// context), and exercises what the server offers:
 // it lists tools and calls each (with the arguments the scenario context
 // names, else with placeholder values for the required ones; a tool whose
 // inputSchema refers to another document is listed only), reads every
