@@ -26,7 +26,9 @@ type Credentials interface {
 	// 403 (resp.Body holds the answer's start). It obtains new
 	// credentials (sign in, refresh, step up to more scopes, take a DPoP
 	// nonce) and returns nil for req to be signed and sent once more, or
-	// why it could not. Calls are serialized.
+	// why it could not. When the resent request is refused too, Refused
+	// is called once more (a new DPoP-bound token may draw a nonce
+	// challenge); a third refusal is the answer. Calls are serialized.
 	Refused(ctx context.Context, req *http.Request, resp *http.Response) error
 }
 
@@ -82,7 +84,7 @@ const refusalExcerpt = 64 << 10
 
 // credentialTransport signs every request to origin with creds; a request
 // answered 401 or 403 is handed to creds.Refused and, when that obtains new
-// credentials, sent once more. Requests to other origins (redirects) are
+// credentials, sent once more (up to maxRefusals times). Requests to other origins (redirects) are
 // sent unsigned. Refusals are serialized: a request signed before another
 // request's refusal obtained new credentials is simply sent again.
 type credentialTransport struct {
@@ -99,40 +101,53 @@ func (t *credentialTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	if !SameOrigin(req.URL, t.origin) {
 		return t.base.RoundTrip(req)
 	}
-	resp, signedAt, err := t.send(req)
-	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
-		return resp, err
-	}
-	if req.Body != nil && req.GetBody == nil {
-		return resp, nil // cannot be sent again
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, refusalExcerpt))
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-
-	t.mu.Lock()
-	if t.generation == signedAt {
-		t.note(req, resp, fmt.Sprintf("HTTP %d: the server asks for authorization (%s); obtaining credentials",
-			resp.StatusCode, challengeText(resp)))
-		refusal := *resp
-		refusal.Body = io.NopCloser(bytes.NewReader(body))
-		if err := t.creds.Refused(req.Context(), req, &refusal); err != nil {
-			t.mu.Unlock()
-			return nil, &AuthError{Status: resp.StatusCode, Challenge: resp.Header.Get("WWW-Authenticate"), Err: err}
+	for refusals := 0; ; refusals++ {
+		resp, signedAt, err := t.send(req)
+		if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+			return resp, err
 		}
-		t.generation++
-	}
-	t.mu.Unlock()
-	if req.GetBody != nil {
-		b, err := req.GetBody()
-		if err != nil {
+		if refusals == maxRefusals || (req.Body != nil && req.GetBody == nil) {
+			return resp, nil // refused too often, or cannot be sent again
+		}
+		if err := t.refused(req, resp, signedAt); err != nil {
 			return nil, err
 		}
-		req = req.Clone(req.Context())
-		req.Body = b
+		if req.GetBody != nil {
+			b, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = b
+		}
 	}
-	resp, _, err = t.send(req)
-	return resp, err
+}
+
+// maxRefusals bounds how often one request is refused and sent again: a
+// new token can itself be refused once more with a challenge the
+// credentials answer without the user (a DPoP nonce).
+const maxRefusals = 2
+
+// refused hands a refusal of req, signed with the credentials of
+// generation signedAt, to creds.Refused, unless newer credentials exist
+// already. resp.Body is read.
+func (t *credentialTransport) refused(req *http.Request, resp *http.Response, signedAt int) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, refusalExcerpt))
+	resp.Body.Close()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.generation != signedAt {
+		return nil
+	}
+	t.note(req, resp, fmt.Sprintf("HTTP %d: the server asks for authorization (%s); obtaining credentials",
+		resp.StatusCode, challengeText(resp)))
+	refusal := *resp
+	refusal.Body = io.NopCloser(bytes.NewReader(body))
+	if err := t.creds.Refused(req.Context(), req, &refusal); err != nil {
+		return &AuthError{Status: resp.StatusCode, Challenge: resp.Header.Get("WWW-Authenticate"), Err: err}
+	}
+	t.generation++
+	return nil
 }
 
 // send signs a copy of req and sends it, returning the credentials'

@@ -92,6 +92,18 @@ func TestCredentialsSignAndRenew(t *testing.T) {
 		}
 	})
 
+	t.Run("a request refused again is renewed once more, then given up", func(t *testing.T) {
+		creds := &tokenCredentials{next: "still-wrong"}
+		c, err := ConnectHTTP(testContext(t), HTTPConfig{URL: srv.URL, Credentials: creds}, Options{})
+		if err == nil {
+			c.Close()
+			t.Fatal("connected with credentials the server refuses")
+		}
+		if creds.refusals != maxRefusals {
+			t.Errorf("Refused ran %d times for one request, want %d", creds.refusals, maxRefusals)
+		}
+	})
+
 	t.Run("a redirect to another origin is not signed", func(t *testing.T) {
 		var leaked atomic.Bool
 		other := newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -75,7 +75,9 @@ func parseConformanceConfig(args []string, getenv func(string) string, stderr io
 }
 
 // runConformanceClient connects to the scenario's server with the same
-// mcpclient code every other path uses and exercises what the server offers:
+// mcpclient code every other path uses, signing in when the server asks
+// (with the credentials conformanceCredentials picks from the scenario
+// context), and exercises what the server offers:
 // it lists tools and calls each (with the arguments the scenario context
 // names, else with placeholder values for the required ones; a tool whose
 // inputSchema refers to another document is listed only), reads every
@@ -95,6 +97,10 @@ func runConformanceClient(ctx context.Context, args []string, getenv func(string
 		ProtocolVersion: cfg.Version,
 		Era:             cfg.Era,
 		Handler:         cc,
+		// The handshake includes signing in, which takes a scenario's
+		// authorization server several requests: only the run's deadline
+		// bounds it.
+		InitializeTimeout: conformanceTimeout,
 	}
 	if cfg.Trace {
 		var mu sync.Mutex
@@ -104,7 +110,12 @@ func runConformanceClient(ctx context.Context, args []string, getenv func(string
 			fmt.Fprintf(stderr, "%s %s %s %s\n", f.Time.Format("15:04:05.000"), f.Direction, f.Kind, f.Body)
 		}
 	}
-	c, err := mcpclient.Dial(ctx, mcpclient.Target{Transport: mcpclient.TransportHTTP, HTTP: mcpclient.HTTPConfig{URL: cfg.URL}}, opts)
+	creds, err := conformanceCredentials(cfg.Context, cfg.URL)
+	if err != nil {
+		return fmt.Errorf("conformance-client %s: %w", cfg.Scenario, err)
+	}
+	httpCfg := mcpclient.HTTPConfig{URL: cfg.URL, Credentials: creds}
+	c, err := mcpclient.Dial(ctx, mcpclient.Target{Transport: mcpclient.TransportHTTP, HTTP: httpCfg}, opts)
 	if err != nil {
 		return fmt.Errorf("conformance-client %s: connect: %w", cfg.Scenario, err)
 	}
