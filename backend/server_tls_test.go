@@ -172,3 +172,26 @@ func fieldsOf(err error) map[string]string {
 	}
 	return nil
 }
+
+// TestExportNotesTLSSettings: no export format holds the TLS and proxy
+// settings, so every export of a server with them says so, with the
+// proxy's password redacted.
+func TestExportNotesTLSSettings(t *testing.T) {
+	s := backend.Server{Name: "tls", Transport: backend.TransportHTTP, URL: "https://h/mcp",
+		CACertPEM: testCertPEM(t, "Root", time.Now().Add(time.Hour)), InsecureSkipVerify: true, Proxy: "http://u:secretpw@proxy:3128"}
+	plain := backend.Server{Name: "plain", Transport: backend.TransportHTTP, URL: "https://h2/mcp"}
+	for _, format := range []backend.ConfigFormat{backend.FormatClaude, backend.FormatVSCode, backend.FormatRegistry} {
+		out, err := backend.ExportServers([]backend.Server{s, plain}, format)
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		notes := strings.Join(out.Notes, "\n")
+		want := "tls: this format has no place for its CA certificates, skipping TLS verification, its proxy http://REDACTED:REDACTED@proxy:3128"
+		if !strings.Contains(notes, want) || strings.Contains(notes, "plain: this format has no place") {
+			t.Errorf("%s notes:\n%s\nwant one on tls only: %q", format, notes, want)
+		}
+		if strings.Contains(string(out.JSON), "secretpw") || strings.Contains(string(out.JSON), "CERTIFICATE") {
+			t.Errorf("%s export holds the proxy or the certificates: %s", format, out.JSON)
+		}
+	}
+}
