@@ -657,7 +657,7 @@ func ServerFormPage(p Page, f ServerForm) templ.Component {
 
 // RevealedSecret is one secret value of a server's settings.
 type RevealedSecret struct {
-	Where string // "URL", "env" or "header"
+	Where string // "URL", "proxy", "env" or "header"
 	Name  string
 	Value string
 }

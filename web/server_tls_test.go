@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -192,6 +194,48 @@ func TestServerThroughProxy(t *testing.T) {
 	}
 	if edit := d.get(t, fmt.Sprintf("/servers/%d/edit", id)).Body; !strings.Contains(edit, "http://REDACTED:REDACTED@"+strings.TrimPrefix(proxy.URL, "http://")) {
 		t.Errorf("edit form does not show the proxy redacted")
+	}
+	// The audit log of the form post and the database files hold no
+	// plaintext password either.
+	if err := d.audit.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{d.dbPath, d.dbPath + "-wal"} {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "pr0xy-secret") {
+			t.Errorf("%s holds the proxy password in plaintext", filepath.Base(f))
+		}
+	}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/reveal", id), url.Values{"_csrf": {d.MustCSRF(t)}}); !strings.Contains(r.Body, proxyURL) {
+		t.Errorf("an admin's reveal does not show the proxy URL: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestAPIServerTLSSettings: the JSON API takes the TLS and proxy settings
+// and shows them, the proxy's credentials redacted.
+func TestAPIServerTLSSettings(t *testing.T) {
+	d := MustDashboard(t)
+	_, certPEM := MustSDKTLSServer(t)
+	var created struct {
+		ID       int64  `json:"id"`
+		CACert   string `json:"caCert"`
+		Insecure bool   `json:"insecureSkipVerify"`
+		Proxy    string `json:"proxy"`
+	}
+	in := map[string]any{"name": "api-tls", "transport": "http", "url": "https://127.0.0.1:1/mcp",
+		"caCert": certPEM, "insecureSkipVerify": true, "proxy": "http://u:api-proxy-pw@127.0.0.1:3128"}
+	if r := d.api(t, http.MethodPost, "/api/v1/servers", in, &created); r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	if created.CACert != strings.TrimSpace(certPEM) || !created.Insecure || created.Proxy != "http://REDACTED:REDACTED@127.0.0.1:3128" {
+		t.Errorf("created = %+v", created)
+	}
+	if list := d.api(t, http.MethodGet, "/api/v1/servers", nil, nil); strings.Contains(list.Body, "api-proxy-pw") || !strings.Contains(list.Body, `"insecureSkipVerify":true`) {
+		t.Errorf("list = %s", list.Body)
+	}
+	in["name"], in["caCert"] = "api-bad", "not a certificate"
+	var bad apiError
+	if r := d.api(t, http.MethodPost, "/api/v1/servers", in, &bad); r.Status != http.StatusUnprocessableEntity || !strings.Contains(bad.Fields["ca_cert"], "No PEM certificate") {
+		t.Errorf("bad CA: %d %+v", r.Status, bad)
 	}
 }
 
