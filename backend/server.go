@@ -97,12 +97,12 @@ var (
 // Normalized returns s as the registry saves it: the name trimmed; the
 // settings of the transports not chosen cleared (Command, Args, Env and Dir
 // belong to stdio; URL, Headers, CACertPEM, InsecureSkipVerify and Proxy
-// to http and sse); and, for stdio, a
-// command line typed whole into Command while Args is empty split into the
-// program and its arguments (SplitCommand), unless Command names an
-// existing file as it stands. A command line that cannot be split is left
-// as it is, for Validate to report. An unknown transport keeps every field.
-// Roots are trimmed and wholly empty ones dropped.
+// to http and sse, which have CACertPEM and Proxy trimmed); and, for
+// stdio, a command line typed whole into Command while Args is empty split
+// into the program and its arguments (SplitCommand), unless Command names
+// an existing file as it stands. A command line that cannot be split is
+// left as it is, for Validate to report. An unknown transport keeps every
+// field. Roots are trimmed and wholly empty ones dropped.
 func (s Server) Normalized() Server {
 	s.Name = strings.TrimSpace(s.Name)
 	s.Roots = normalizedRoots(s.Roots)
@@ -125,11 +125,11 @@ func (s Server) Normalized() Server {
 
 // Validate checks s, as Normalized returns it, and returns an EInvalid
 // *Error whose Fields name every offending form field (name, transport,
-// era, command, env, url, headers, ca_cert, proxy, roots), or nil. The CA
-// certificates must be PEM certificates (ParseCACerts) and the proxy an
-// http, https or socks5 URL (mcpclient.ParseProxyURL); Normalized clears
-// both for stdio. The name must be 1 to
-// MaxServerNameLen characters of printable text once trimmed. A stdio
+// era, command, env, url, headers, ca_cert, proxy, roots), or nil. The
+// name must be 1 to MaxServerNameLen characters of printable text once
+// trimmed. The CA certificates of an http or sse server must be PEM
+// certificates (ParseCACerts), its proxy an http, https or socks5 URL
+// (mcpclient.ParseProxyURL). A stdio
 // command must name a program this host can start: a bare name is looked
 // up on the PATH set in Env, then on the PATH of this process, as the
 // server is started (mcpclient.LookCommand); a path (relative to Dir when relative) must be an
