@@ -237,12 +237,13 @@ func restoreParams(edited, stored string) string {
 }
 
 // Redacted returns a copy of s fit to show people who may not read its
-// secrets: the URL redacted (RedactURL), and RedactedValue in place of each
+// secrets: the URL and the proxy URL redacted (RedactURL), and RedactedValue in place of each
 // env and header value that is secret (isSecretPair). The Server it
 // returns is for display and forms only; saving it through Registry.Update
 // keeps the secrets it hides.
 func (s Server) Redacted() Server {
 	s.URL = RedactURL(s.URL)
+	s.Proxy = RedactURL(s.Proxy)
 	s.Env = redactPairs(s.Env)
 	s.Headers = redactPairs(s.Headers)
 	return s
@@ -271,16 +272,20 @@ func redactPairs(m map[string]string) map[string]string {
 
 // restoreSecrets returns edited, a server as saved from a form filled by
 // Redacted, with the secrets of stored put back where the form still
-// shows them redacted: URL parts (RestoreURLSecrets), env values, and
-// header values when the URL keeps its origin. Fields of the redacted
-// values that stay, having no stored value to take (a renamed header, a
-// URL of another origin), are returned as field errors (form field names:
-// url, env, headers).
+// shows them redacted: URL and proxy URL parts (RestoreURLSecrets), env
+// values, and header values when the URL keeps its origin. Fields of the
+// redacted values that stay, having no stored value to take (a renamed
+// header, a URL of another origin), are returned as field errors (form
+// field names: url, proxy, env, headers).
 func restoreSecrets(edited, stored Server) (Server, map[string]string) {
 	fields := map[string]string{}
 	edited.URL = RestoreURLSecrets(edited.URL, stored.URL)
 	if hasURLPlaceholder(edited.URL) {
 		fields["url"] = "The URL shows a secret as " + RedactedURLPart + " that can only be kept for the same scheme, host and port: type it again."
+	}
+	edited.Proxy = RestoreURLSecrets(edited.Proxy, stored.Proxy)
+	if hasURLPlaceholder(edited.Proxy) {
+		fields["proxy"] = "The proxy URL shows a secret as " + RedactedURLPart + " that can only be kept for the same proxy scheme, host and port: type it again."
 	}
 	sameOrigin := false
 	if e, err := url.Parse(edited.URL); err == nil {

@@ -55,6 +55,16 @@ type Server struct {
 	// Streamable HTTP settings.
 	URL     string
 	Headers map[string]string
+	// CACertPEM holds certificates (PEM) trusted besides the system's, for
+	// an http or sse server whose certificate a private authority signed.
+	CACertPEM string
+	// InsecureSkipVerify accepts any certificate an http or sse server
+	// presents; every page of the server warns while it is on.
+	InsecureSkipVerify bool
+	// Proxy is the URL of the proxy an http or sse server is reached
+	// through (it may carry user:password, a secret); "" means the
+	// environment's HTTP_PROXY, HTTPS_PROXY and NO_PROXY.
+	Proxy string
 	// Roots answer the server's roots/list, whatever the transport.
 	Roots []Root
 
@@ -86,18 +96,20 @@ var (
 
 // Normalized returns s as the registry saves it: the name trimmed; the
 // settings of the transports not chosen cleared (Command, Args, Env and Dir
-// belong to stdio; URL and Headers to http and sse); and, for stdio, a
-// command line typed whole into Command while Args is empty split into the
-// program and its arguments (SplitCommand), unless Command names an
-// existing file as it stands. A command line that cannot be split is left
-// as it is, for Validate to report. An unknown transport keeps every field.
-// Roots are trimmed and wholly empty ones dropped.
+// belong to stdio; URL, Headers, CACertPEM, InsecureSkipVerify and Proxy
+// to http and sse, which have CACertPEM and Proxy trimmed); and, for
+// stdio, a command line typed whole into Command while Args is empty split
+// into the program and its arguments (SplitCommand), unless Command names
+// an existing file as it stands. A command line that cannot be split is
+// left as it is, for Validate to report. An unknown transport keeps every
+// field. Roots are trimmed and wholly empty ones dropped.
 func (s Server) Normalized() Server {
 	s.Name = strings.TrimSpace(s.Name)
 	s.Roots = normalizedRoots(s.Roots)
 	switch s.Transport {
 	case TransportStdio:
 		s.URL, s.Headers = "", nil
+		s.CACertPEM, s.InsecureSkipVerify, s.Proxy = "", false, ""
 		s.Command = strings.TrimSpace(s.Command)
 		if len(s.Args) == 0 && hasBlank(s.Command) && !isFile(s.Command, s.Dir) {
 			if words, err := SplitCommand(s.Command); err == nil {
@@ -106,14 +118,18 @@ func (s Server) Normalized() Server {
 		}
 	case TransportHTTP, TransportSSE:
 		s.Command, s.Args, s.Env, s.Dir = "", nil, nil, ""
+		s.CACertPEM, s.Proxy = strings.TrimSpace(s.CACertPEM), strings.TrimSpace(s.Proxy)
 	}
 	return s
 }
 
 // Validate checks s, as Normalized returns it, and returns an EInvalid
 // *Error whose Fields name every offending form field (name, transport,
-// era, command, env, url, headers, roots), or nil. The name must be 1 to
-// MaxServerNameLen characters of printable text once trimmed. A stdio
+// era, command, env, url, headers, ca_cert, proxy, roots), or nil. The
+// name must be 1 to MaxServerNameLen characters of printable text once
+// trimmed. The CA certificates of an http or sse server must be PEM
+// certificates (ParseCACerts), its proxy an http, https or socks5 URL
+// (mcpclient.ParseProxyURL). A stdio
 // command must name a program this host can start: a bare name is looked
 // up on the PATH set in Env, then on the PATH of this process, as the
 // server is started (mcpclient.LookCommand); a path (relative to Dir when relative) must be an
@@ -143,6 +159,16 @@ func (s Server) Validate() error {
 			if !headerKeyPattern.MatchString(k) {
 				fields["headers"] = "Invalid header name: " + k
 				break
+			}
+		}
+		if s.CACertPEM != "" {
+			if _, err := ParseCACerts(s.CACertPEM); err != nil {
+				fields["ca_cert"] = err.Error()
+			}
+		}
+		if s.Proxy != "" {
+			if _, err := mcpclient.ParseProxyURL(s.Proxy); err != nil {
+				fields["proxy"] = "The proxy must be an absolute http://, https:// or socks5:// address with a host, such as http://proxy.example:3128."
 			}
 		}
 	default:
@@ -231,7 +257,10 @@ func (s Server) Target() mcpclient.Target {
 	for k, v := range s.Headers {
 		header[k] = []string{v}
 	}
-	t.HTTP = mcpclient.HTTPConfig{URL: s.URL, Header: header}
+	t.HTTP = mcpclient.HTTPConfig{URL: s.URL, Header: header, InsecureSkipVerify: s.InsecureSkipVerify, Proxy: s.Proxy}
+	if s.CACertPEM != "" {
+		t.HTTP.CACertPEM = []byte(s.CACertPEM)
+	}
 	return t
 }
 

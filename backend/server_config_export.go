@@ -101,6 +101,7 @@ func clientEntryOf(s Server, format ConfigFormat, placeholder func(string) strin
 	default:
 		e.Type, e.URL = string(s.Transport), exportURL(s, note)
 		e.Headers = withPlaceholders(s.Name, "header", s.Headers, placeholder, note)
+		noteTLSSettings(s, note)
 	}
 	return e
 }
@@ -129,6 +130,24 @@ func exportURL(s Server, note func(string, ...any)) string {
 		note("%s: the secret parts of the URL are written as %s; fill them in where you paste it.", s.Name, RedactedURLPart)
 	}
 	return u
+}
+
+// noteTLSSettings notes the TLS and proxy settings s has, which no export
+// format can hold.
+func noteTLSSettings(s Server, note func(string, ...any)) {
+	var left []string
+	if s.CACertPEM != "" {
+		left = append(left, "its CA certificates")
+	}
+	if s.InsecureSkipVerify {
+		left = append(left, "skipping TLS verification")
+	}
+	if s.Proxy != "" {
+		left = append(left, "its proxy "+RedactURL(s.Proxy))
+	}
+	if len(left) > 0 {
+		note("%s: this format has no place for %s; set that up in the client itself.", s.Name, strings.Join(left, ", "))
+	}
 }
 
 // inputID makes a VS Code input id of text: letters, digits and '-'.
@@ -169,6 +188,7 @@ func registryServerOf(s Server, note func(string, ...any)) (registryServer, bool
 			kind = "sse"
 		}
 		rs.Remotes = []registryRemote{{Type: kind, URL: exportURL(s, note), Headers: kvs("header", s.Headers)}}
+		noteTLSSettings(s, note)
 		note("%s: the server.json name %q and version are placeholders: set your namespace before publishing.", s.Name, rs.Name)
 		return rs, true
 	}

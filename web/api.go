@@ -29,7 +29,8 @@ type apiError struct {
 func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
 
 // apiServer is a server as the API shows it. Env and header values may be
-// secrets, so only their names are listed; the URL is redacted.
+// secrets, so only their names are listed; the URL and the proxy are
+// redacted.
 type apiServer struct {
 	ID         int64          `json:"id"`
 	Name       string         `json:"name"`
@@ -41,13 +42,17 @@ type apiServer struct {
 	Dir        string         `json:"dir,omitempty"`
 	URL        string         `json:"url,omitempty"`
 	HeaderKeys []string       `json:"headerNames,omitempty"`
+	CACert     string         `json:"caCert,omitempty"`
+	Insecure   bool           `json:"insecureSkipVerify,omitempty"`
+	Proxy      string         `json:"proxy,omitempty"`
 	Roots      []backend.Root `json:"roots,omitempty"`
 	CreatedAt  time.Time      `json:"createdAt"`
 }
 
 func apiServerOf(s backend.Server) apiServer {
 	out := apiServer{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(s.Era), Command: s.Command, Args: s.Args,
-		Dir: s.Dir, URL: backend.RedactURL(s.URL), Roots: s.Roots, CreatedAt: s.CreatedAt}
+		Dir: s.Dir, URL: backend.RedactURL(s.URL), CACert: s.CACertPEM, Insecure: s.InsecureSkipVerify, Proxy: backend.RedactURL(s.Proxy),
+		Roots: s.Roots, CreatedAt: s.CreatedAt}
 	for k := range s.Env {
 		out.EnvNames = append(out.EnvNames, k)
 	}
@@ -105,6 +110,9 @@ type apiServerInput struct {
 	Dir       string            `json:"dir"`
 	URL       string            `json:"url"`
 	Headers   map[string]string `json:"headers"`
+	CACert    string            `json:"caCert"`
+	Insecure  bool              `json:"insecureSkipVerify"`
+	Proxy     string            `json:"proxy"`
 	Roots     []backend.Root    `json:"roots"`
 }
 
@@ -114,7 +122,8 @@ func (s *Server) apiCreateServer(c echo.Context) error {
 		return err
 	}
 	srv := backend.Server{Name: in.Name, Transport: backend.Transport(in.Transport), Era: backend.Era(in.Era), Command: in.Command, Args: in.Args,
-		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers, Roots: in.Roots}
+		Env: in.Env, Dir: in.Dir, URL: in.URL, Headers: in.Headers, CACertPEM: in.CACert, InsecureSkipVerify: in.Insecure, Proxy: in.Proxy,
+		Roots: in.Roots}
 	if err := mayManageServer(c, srv.Transport); err != nil {
 		return err
 	}

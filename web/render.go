@@ -28,7 +28,7 @@ func page(c echo.Context, title string) views.Page {
 	token, _ := c.Get(csrfKey).(string)
 	failure, _ := c.Get(recordingKey).(string)
 	connected, _ := c.Get(connectedKey).([]backend.Session)
-	return views.Page{Title: title, CSRF: token, RecordingFailure: failure, Connected: connected}
+	return views.Page{Title: title, CSRF: token, RecordingFailure: failure, Connected: connected, TLSOffServer: tlsOffServerFor(c)}
 }
 
 // connectedKey holds, in the request context, the pool's open sessions

@@ -124,6 +124,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.authenticate)
 	e.Use(s.recordingStatus)
 	e.Use(s.connectedSessions)
+	e.Use(s.tlsOffServer)
 	e.Use(bodyLimits())
 	e.Use(readForm) // before the CSRF check reads the token from the form
 	e.Use(s.checkCSRF)

@@ -40,6 +40,9 @@ func secretSettings(srv backend.Server) []views.RevealedSecret {
 	if shown.URL != srv.URL {
 		out = append(out, views.RevealedSecret{Where: "URL", Name: "url", Value: srv.URL})
 	}
+	if shown.Proxy != srv.Proxy {
+		out = append(out, views.RevealedSecret{Where: "proxy", Name: "proxy", Value: srv.Proxy})
+	}
 	add := func(where string, all, redacted map[string]string) {
 		for _, k := range sortedKeys(all) {
 			if redacted[k] != all[k] {

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -48,6 +49,8 @@ func (s *Server) editServerForm(c echo.Context) error {
 	}
 	form := views.ServerFormOf(srv.Redacted())
 	form.Exports = serverExports(srv)
+	form.StoredCerts, _ = backend.ParseCACerts(srv.CACertPEM) // none when empty; Validate kept out the unparsable
+	form.Now = time.Now()
 	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), form))
 }
 
@@ -147,6 +150,7 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 		Name: strings.TrimSpace(c.FormValue("name")), Transport: c.FormValue("transport"), Era: c.FormValue("era"),
 		Command: strings.TrimSpace(c.FormValue("command")), Args: c.FormValue("args"), Env: c.FormValue("env"),
 		Dir: strings.TrimSpace(c.FormValue("dir")), URL: strings.TrimSpace(c.FormValue("url")), Headers: c.FormValue("headers"),
+		CACert: strings.TrimSpace(c.FormValue("ca_cert")), Insecure: c.FormValue("insecure") != "", Proxy: strings.TrimSpace(c.FormValue("proxy")),
 		Errors: map[string]string{},
 	}
 	f.Roots = readRoots(c)
@@ -160,7 +164,7 @@ func readServerForm(c echo.Context) (views.ServerForm, backend.Server) {
 		}
 		srv.Env = env
 	case backend.TransportHTTP, backend.TransportSSE:
-		srv.URL = f.URL
+		srv.URL, srv.CACertPEM, srv.InsecureSkipVerify, srv.Proxy = f.URL, f.CACert, f.Insecure, f.Proxy
 		headers, err := parsePairs(f.Headers, ":")
 		if err != "" {
 			f.Errors["headers"] = err

@@ -24,6 +24,9 @@ type serverRow struct {
 	URL       string `db:"url"`
 	Headers   string `db:"headers"`
 	Roots     string `db:"roots"`
+	CACert    string `db:"ca_cert"`
+	Insecure  bool   `db:"insecure_skip_verify"`
+	Proxy     string `db:"proxy"`
 	CreatedAt int64  `db:"created_at"`
 	UpdatedAt int64  `db:"updated_at"`
 }
@@ -31,13 +34,14 @@ type serverRow struct {
 // The url column holds the server URL sealed like env and headers (a URL
 // can carry credentials in its userinfo and query), or "" for a server
 // without one. Rows of older versions hold it in plaintext until Open
-// seals them (sealOlderPlaintext).
+// seals them (sealOlderPlaintext). The proxy column is sealed the same
+// way (it can carry user:password); it never held plaintext.
 
-// server decodes a row; env, headers and the URL are decrypted.
+// server decodes a row; env, headers, the URL and the proxy are decrypted.
 func (d *DB) server(r serverRow) (backend.Server, error) {
 	s := backend.Server{
 		ID: r.ID, Name: r.Name, Transport: backend.Transport(r.Transport), Era: backend.Era(r.Era),
-		Command: r.Command, Dir: r.Dir, URL: r.URL,
+		Command: r.Command, Dir: r.Dir, URL: r.URL, CACertPEM: r.CACert, InsecureSkipVerify: r.Insecure,
 		CreatedAt: fromUnixNano(r.CreatedAt), UpdatedAt: fromUnixNano(r.UpdatedAt),
 	}
 	if err := json.Unmarshal([]byte(r.Args), &s.Args); err != nil {
@@ -52,6 +56,13 @@ func (d *DB) server(r serverRow) (backend.Server, error) {
 			return s, fmt.Errorf("store: server %d URL: %w", r.ID, err)
 		}
 		s.URL = string(plain)
+	}
+	if r.Proxy != "" {
+		plain, err := d.open(r.Proxy)
+		if err != nil {
+			return s, fmt.Errorf("store: server %d proxy: %w", r.ID, err)
+		}
+		s.Proxy = string(plain)
 	}
 	for _, secret := range []struct {
 		text string
@@ -68,7 +79,7 @@ func (d *DB) server(r serverRow) (backend.Server, error) {
 	return s, nil
 }
 
-// row encodes s; env, headers and the URL are encrypted.
+// row encodes s; env, headers, the URL and the proxy are encrypted.
 func (d *DB) row(s backend.Server) (serverRow, error) {
 	args, err := json.Marshal(nonNilSlice(s.Args))
 	if err != nil {
@@ -82,8 +93,12 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 	if err != nil {
 		return serverRow{}, err
 	}
-	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir, Roots: string(roots)}
+	r := serverRow{ID: s.ID, Name: s.Name, Transport: string(s.Transport), Era: string(era), Command: s.Command, Args: string(args), Dir: s.Dir, Roots: string(roots),
+		CACert: s.CACertPEM, Insecure: s.InsecureSkipVerify}
 	if r.URL, err = d.sealURL(s.URL); err != nil {
+		return serverRow{}, err
+	}
+	if r.Proxy, err = d.sealURL(s.Proxy); err != nil {
 		return serverRow{}, err
 	}
 	for _, secret := range []struct {
@@ -101,7 +116,7 @@ func (d *DB) row(s backend.Server) (serverRow, error) {
 	return r, nil
 }
 
-// sealURL seals a server URL for the url column; "" stays "".
+// sealURL seals a server or proxy URL for the url or proxy column; "" stays "".
 func (d *DB) sealURL(u string) (string, error) {
 	if u == "" {
 		return "", nil
@@ -161,8 +176,10 @@ func (d *DB) CreateServer(ctx context.Context, s backend.Server) (int64, error) 
 	}
 	now := unixNano(time.Now())
 	r.CreatedAt, r.UpdatedAt = now, now
-	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, era, command, args, env, dir, url, headers, roots, created_at, updated_at)
-		VALUES (:name, :transport, :era, :command, :args, :env, :dir, :url, :headers, :roots, :created_at, :updated_at)`, r)
+	res, err := d.db.NamedExecContext(ctx, `INSERT INTO servers (name, transport, era, command, args, env, dir, url, headers, roots,
+		ca_cert, insecure_skip_verify, proxy, created_at, updated_at)
+		VALUES (:name, :transport, :era, :command, :args, :env, :dir, :url, :headers, :roots,
+		:ca_cert, :insecure_skip_verify, :proxy, :created_at, :updated_at)`, r)
 	if err != nil {
 		return 0, nameConflict(s.Name, err)
 	}
@@ -177,7 +194,8 @@ func (d *DB) UpdateServer(ctx context.Context, s backend.Server) error {
 	}
 	r.UpdatedAt = unixNano(time.Now())
 	res, err := d.db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, era = :era, command = :command,
-		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, roots = :roots, updated_at = :updated_at WHERE id = :id`, r)
+		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, roots = :roots,
+		ca_cert = :ca_cert, insecure_skip_verify = :insecure_skip_verify, proxy = :proxy, updated_at = :updated_at WHERE id = :id`, r)
 	if err != nil {
 		return nameConflict(s.Name, err)
 	}

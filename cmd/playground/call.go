@@ -68,7 +68,7 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 		return cfg, errors.New("call: give exactly one of --url, --sse and --stdio")
 	}
 	var err error
-	if cfg.target, err = tf.target("call"); err != nil {
+	if cfg.target, err = tf.target("call", stderr); err != nil {
 		return cfg, err
 	}
 	rest := fs.Args()

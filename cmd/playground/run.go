@@ -145,7 +145,7 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 		return cfg, usageError("run: give exactly one of --server, --url, --sse and --stdio")
 	}
 	var err error
-	if cfg.target, err = tf.target("run"); err != nil {
+	if cfg.target, err = tf.target("run", stderr); err != nil {
 		return cfg, &exitError{code: 2, err: err}
 	}
 	if cfg.Server != "" && cfg.DB == "" {

@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
@@ -18,13 +20,20 @@ type target struct {
 	Command []string // stdio server command line, split
 	Era     mcpclient.Era
 	Header  http.Header
+	// TLS and proxy settings of URL and SSE, as backend.Server has them.
+	CACertPEM string
+	Insecure  bool
+	Proxy     string
 }
 
 // targetFlags are the flags by which `playground call` and `playground
-// run` name a server: --url, --sse, --stdio, --era and --header.
+// run` name a server: --url, --sse, --stdio, --era and --header, and
+// for --url and --sse --ca-cert, --insecure and --proxy.
 type targetFlags struct {
 	url, sse, stdio, era string
 	headers              headerFlag
+	caCert, proxy        string
+	insecure             bool
 }
 
 // register adds the flags to fs.
@@ -34,6 +43,9 @@ func (tf *targetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&tf.stdio, "stdio", "", "command line that starts a stdio server; split like a shell splits words (quotes, backslashes), but no shell runs it")
 	fs.StringVar(&tf.era, "era", "", "protocol era: legacy, modern or auto (default legacy)")
 	fs.Var(&tf.headers, "header", "`NAME:VALUE` header sent with every HTTP request; repeatable")
+	fs.StringVar(&tf.caCert, "ca-cert", "", "PEM `FILE` of CA certificates trusted besides the system's, for --url or --sse")
+	fs.BoolVar(&tf.insecure, "insecure", false, "skip TLS verification of --url or --sse (testing only: anyone on the network path can read and change the traffic)")
+	fs.StringVar(&tf.proxy, "proxy", "", "http, https or socks5 `URL` of the proxy to reach --url or --sse through (default: HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
 }
 
 // given counts how many of --url, --sse and --stdio were given.
@@ -47,11 +59,33 @@ func (tf *targetFlags) given() int {
 	return n
 }
 
-// target checks the flags, parsed, and returns what they name; cmd
-// prefixes its errors. It does not check how many of --url, --sse and
-// --stdio were given (given does): with none, the target is empty.
-func (tf *targetFlags) target(cmd string) (target, error) {
-	t := target{URL: tf.url, SSE: tf.sse, Header: tf.headers.h}
+// target checks the flags, parsed, and returns what they name, with the
+// file of --ca-cert read; cmd prefixes its errors. With --insecure it
+// warns on stderr. It does not check how many of --url, --sse and --stdio
+// were given (given does): with none, the target is empty.
+func (tf *targetFlags) target(cmd string, stderr io.Writer) (target, error) {
+	t := target{URL: tf.url, SSE: tf.sse, Header: tf.headers.h, Insecure: tf.insecure, Proxy: tf.proxy}
+	if (tf.caCert != "" || tf.insecure || tf.proxy != "") && tf.url == "" && tf.sse == "" {
+		return t, fmt.Errorf("%s: --ca-cert, --insecure and --proxy go with --url or --sse", cmd)
+	}
+	if tf.caCert != "" {
+		pem, err := os.ReadFile(tf.caCert)
+		if err != nil {
+			return t, fmt.Errorf("%s: --ca-cert: %w", cmd, err)
+		}
+		if _, err := backend.ParseCACerts(string(pem)); err != nil {
+			return t, fmt.Errorf("%s: --ca-cert %s: %s", cmd, tf.caCert, err)
+		}
+		t.CACertPEM = string(pem)
+	}
+	if tf.proxy != "" {
+		if _, err := mcpclient.ParseProxyURL(tf.proxy); err != nil {
+			return t, fmt.Errorf("%s: --proxy: %w", cmd, err)
+		}
+	}
+	if tf.insecure {
+		fmt.Fprintf(stderr, "%s: warning: --insecure: TLS verification is off: anyone on the network path can read and change this traffic\n", cmd)
+	}
 	if tf.stdio != "" {
 		words, err := backend.SplitCommand(tf.stdio)
 		if err != nil {
@@ -79,6 +113,7 @@ func (t target) server(name string) (srv backend.Server, label string) {
 		if t.SSE != "" {
 			srv.Transport, srv.URL = backend.TransportSSE, t.SSE
 		}
+		srv.CACertPEM, srv.InsecureSkipVerify, srv.Proxy = t.CACertPEM, t.Insecure, t.Proxy
 		srv.Headers = map[string]string{}
 		for name, values := range t.Header {
 			srv.Headers[name] = strings.Join(values, ", ")
