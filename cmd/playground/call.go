@@ -121,6 +121,8 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("call: %w", err)
 		}
 		defer signIn.Close()
+		// The sign-in happens within the handshake's first request.
+		opts.InitializeTimeout = signInWait + time.Minute
 		if dialTarget.HTTP.Credentials, err = signIn.credentials(cfg.OAuthClientID, os.Getenv("PLAYGROUND_OAUTH_CLIENT_SECRET")); err != nil {
 			return fmt.Errorf("call: %w", err)
 		}
