@@ -18,6 +18,9 @@ type commandLine struct {
 	command string        // "call" or "run"
 	args    []string      // the arguments after the command, as given
 	fs      *flag.FlagSet // the command's flags, parsed from args
+	// interspersed: flags may follow the positional arguments (run's
+	// FILE), not only precede them (call's METHOD).
+	interspersed bool
 }
 
 // with returns the command line with change made to its target flags
@@ -33,8 +36,16 @@ func (l commandLine) with(change doctor.Change, redact func(string) string) (str
 	i := 0
 	for i < len(l.args) {
 		a := l.args[i]
-		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+		if a == "--" {
 			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if !l.interspersed {
+				break
+			}
+			kept = append(kept, a)
+			i++
+			continue
 		}
 		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		n := 1
@@ -61,6 +72,9 @@ func (l commandLine) with(change doctor.Change, redact func(string) string) (str
 			kept = append(kept, l.args[i:i+n]...)
 		}
 		i += n
+	}
+	if target == nil && (change.Transport != "" || change.Path != "") {
+		return "", false // a server named otherwise (run --server) keeps its URL
 	}
 	words := append([]string{"playground", l.command}, target...)
 	if era != "" {
@@ -116,31 +130,39 @@ func printDiagnosis(w io.Writer, d backend.Diagnosis, line commandLine, redact f
 }
 
 // diagnoseAndFix prints the diagnosis of connectErr, the error of dialing
-// srv with opts, to stderr; with fix it dials once more with the first
-// suggestion the CLI can try, saying what it changed, and returns that
-// client or the error that ended the retry. Without fix it returns
-// connectErr.
+// srv with opts, to stderr, and with fix retries once (retryFixed).
 func diagnoseAndFix(ctx context.Context, srv backend.Server, opts mcpclient.Options, connectErr error, line commandLine, fix bool, stderr io.Writer) (*mcpclient.Client, error) {
 	d := backend.Diagnose(ctx, srv, connectErr)
-	redact := backend.NewRedactor(srv).Text
-	change, changed := printDiagnosis(stderr, d, line, redact)
+	return retryFixed(stderr, d, line, backend.NewRedactor(srv).Text, fix, connectErr, func(change doctor.Change) (*mcpclient.Client, error) {
+		fixed, err := srv.WithFix(change)
+		if err != nil {
+			return nil, err
+		}
+		opts.Era = mcpclient.Era(fixed.Era)
+		return mcpclient.Dial(ctx, fixed.Target(), opts)
+	})
+}
+
+// retryFixed prints d, the diagnosis of connectErr, to w (printDiagnosis);
+// with fix it calls retry once with the first suggestion the CLI can
+// try, saying what it changed, and returns what retry returns. Without
+// fix, or with nothing to try, it returns connectErr.
+func retryFixed[T any](w io.Writer, d backend.Diagnosis, line commandLine, redact func(string) string, fix bool, connectErr error, retry func(doctor.Change) (T, error)) (T, error) {
+	var zero T
+	change, changed := printDiagnosis(w, d, line, redact)
 	switch {
 	case change == nil:
-		return nil, connectErr
+		return zero, connectErr
 	case !fix:
-		fmt.Fprintln(stderr, "Run again with --fix to try the first of these.")
-		return nil, connectErr
+		fmt.Fprintln(w, "Run again with --fix to try the first of these.")
+		return zero, connectErr
 	}
-	srv, err := srv.WithFix(*change)
+	label := change.Label()
+	fmt.Fprintf(w, "\n--fix: %s; trying %s\n", strings.ToLower(label[:1])+label[1:], changed)
+	got, err := retry(*change)
 	if err != nil {
-		return nil, err
+		return zero, fmt.Errorf("still failing after --fix (%s): %w", label, err)
 	}
-	fmt.Fprintf(stderr, "\n--fix: %s; trying %s\n", strings.ToLower(change.Label()[:1])+change.Label()[1:], changed)
-	opts.Era = mcpclient.Era(srv.Era)
-	c, err := mcpclient.Dial(ctx, srv.Target(), opts)
-	if err != nil {
-		return nil, fmt.Errorf("still failing after --fix (%s): %w", change.Label(), err)
-	}
-	fmt.Fprintf(stderr, "--fix: connected. To connect this way next time: %s\n", changed)
-	return c, nil
+	fmt.Fprintf(w, "--fix: connected. To connect this way next time: %s\n", changed)
+	return got, nil
 }

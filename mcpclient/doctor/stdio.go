@@ -64,9 +64,9 @@ func commandNotFound(d *Diagnosis, cfg mcpclient.StdioConfig) {
 	}
 	d.suggest(fmt.Sprintf("Install %s, or give its full path (such as /usr/local/bin/%s).", cfg.Command, base), nil)
 	for _, l := range launchers {
-		where := "it is not on the PATH either"
+		where := l.command + " is not on the PATH: install " + l.provider
 		if p, err := mcpclient.LookCommand(l.command, cfg.Env); err == nil {
-			where = "it is at " + p
+			where = l.command + " is at " + p
 		}
 		d.suggest(fmt.Sprintf("If the server is %s, start it with %s (%s).", l.kind, l.command, where), nil)
 	}
