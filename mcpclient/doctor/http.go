@@ -117,7 +117,7 @@ func refused(ctx context.Context, d *Diagnosis, p prober, u *url.URL, status int
 	if challenge == "" {
 		r := p.post(ctx, u.String(), initializeBody)
 		challenge = r.header.Get("WWW-Authenticate")
-		d.find("Probe POST initialize", r.text())
+		d.find("POST initialize", rawText(u.String())+" → "+r.text())
 	}
 	d.find("WWW-Authenticate", orNone(challenge))
 	scheme, _, _ := strings.Cut(strings.TrimSpace(challenge), " ")

@@ -110,7 +110,7 @@ func (p prober) initializes(ctx context.Context, d *Diagnosis, rawURL string) bo
 	if ok {
 		what = r.status + ": an initialize result (a Streamable HTTP endpoint)"
 	}
-	d.find("Probe POST initialize "+rawText(rawURL), what)
+	d.find("POST initialize", rawText(rawURL)+" → "+what)
 	return ok
 }
 
@@ -118,27 +118,28 @@ func (p prober) initializes(ctx context.Context, d *Diagnosis, rawURL string) bo
 // what it got, and reports whether the stream began with an HTTP+SSE
 // endpoint event.
 func (p prober) endpointEvent(ctx context.Context, d *Diagnosis, rawURL string) bool {
-	check := "Probe GET event stream " + rawText(rawURL)
+	const check = "GET event stream"
+	at := rawText(rawURL) + " → "
 	resp, cancel, err := p.request(ctx, http.MethodGet, rawURL, "", "text/event-stream")
 	if err != nil {
-		d.find(check, err.Error())
+		d.find(check, at+err.Error())
 		return false
 	}
 	defer cancel()
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
-		d.find(check, statusText(resp.Status, string(b)))
+		d.find(check, at+statusText(resp.Status, string(b)))
 		return false
 	}
 	sc := bufio.NewScanner(io.LimitReader(resp.Body, bodyLimit))
 	for sc.Scan() {
 		if strings.TrimSpace(sc.Text()) == "event: endpoint" {
-			d.find(check, resp.Status+": an endpoint event (an HTTP+SSE server)")
+			d.find(check, at+resp.Status+": an endpoint event (an HTTP+SSE server)")
 			return true
 		}
 	}
-	d.find(check, resp.Status+" ("+resp.Header.Get("Content-Type")+"), no endpoint event")
+	d.find(check, at+resp.Status+" ("+resp.Header.Get("Content-Type")+"), no endpoint event")
 	return false
 }
 
