@@ -31,9 +31,9 @@ func TestBrowserConnectDiagnosis(t *testing.T) {
 		p.choose("#transport", "Streamable HTTP — connect to a URL")
 		p.typeInto("#name", name)
 		p.typeInto("#url", url)
-		p.do("save and connect "+name, form, chromedp.Click(chromedp.CSS(`[data-testid="save-server"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
-			chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		p.do("save "+name, form, chromedp.Click(chromedp.CSS(`[data-testid="save-server"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)))
+		p.do("connect "+name, head, chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 			chromedp.WaitVisible(chromedp.CSS(diagnosis)))
 	}
 
@@ -57,6 +57,7 @@ func TestBrowserConnectDiagnosis(t *testing.T) {
 	}
 	p.do("try the suggestion", head, chromedp.Click(chromedp.CSS(`[data-testid="try-fix"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="current-session"]`)))
+	p.waitLive()
 	if badge := p.text(head + ` .badge`); badge != "sse" {
 		t.Errorf("the server's transport after the fix shows as %q, want sse", badge)
 	}
@@ -64,9 +65,8 @@ func TestBrowserConnectDiagnosis(t *testing.T) {
 	tlsServer := httptest.NewTLSServer(http.NotFoundHandler())
 	t.Cleanup(tlsServer.Close)
 	addAndConnect("Self-signed", tlsServer.URL+"/mcp")
-	if got := p.text(diagnosis); !strings.Contains(got, "authority this machine does not trust") || !strings.Contains(got, "CA bundle") {
-		t.Errorf("the TLS diagnosis says %q", got)
-	}
+	p.waitJS("read the TLS diagnosis", diagnosis, `(() => { const d = document.querySelector('[data-testid="diagnosis"]');
+		return !!d && d.textContent.includes("authority this machine does not trust") && d.textContent.includes("CA bundle"); })()`)
 	p.do("unfold what was checked", head, chromedp.Click(chromedp.CSS(`[data-testid="diagnosis-findings"] summary`)))
 	if shots != "" {
 		p.screenshot(shots, "connect-diagnosis-tls", head)
