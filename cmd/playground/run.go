@@ -28,6 +28,9 @@ PLAYGROUND_TOKEN.
 --server NAME runs on a server registered in the dashboard database (--db),
 with its stored settings and secrets; the database is only read.
 
+A server that cannot be reached is diagnosed on stderr, with the command
+line that tries each suggestion; --fix tries the first one.
+
 --env NAME picks one of the file's environments. The file holds no secret
 values: give each secret of that environment with --var NAME=VALUE or the
 environment variable PLAYGROUND_VAR_<NAME>. --var also sets any other

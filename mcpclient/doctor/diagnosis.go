@@ -48,17 +48,6 @@ type Change struct {
 	SkipTLSVerify bool `json:"skipTLSVerify,omitempty"`
 }
 
-// Triable returns the suggestions that carry a change, in order.
-func (d Diagnosis) Triable() []Suggestion {
-	var out []Suggestion
-	for _, s := range d.Suggestions {
-		if s.Change != nil {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // Apply returns target and era with c made.
 func (c Change) Apply(target mcpclient.Target, era mcpclient.Era) (mcpclient.Target, mcpclient.Era) {
 	if c.Transport != "" {
