@@ -2,6 +2,8 @@ package doctor_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -183,4 +185,31 @@ func TestOAuthChallenge(t *testing.T) {
 func TestUnresolvableHost(t *testing.T) {
 	d := mustFail(t, httpTarget(mcpclient.TransportHTTP, "http://no-such-host.invalid/mcp"), "")
 	mustSay(t, d, `"no-such-host.invalid" does not resolve`)
+}
+
+// modernOnly is a stub server of the modern era only: it answers
+// server/discover and refuses initialize with UnsupportedProtocolVersion.
+func modernOnly(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil || req.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if req.Method == "server/discover" {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern","version":"1"}}}}`, req.ID)
+		return
+	}
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2026-07-28"]}}}`, req.ID)
+}
+
+func TestModernServerAsLegacy(t *testing.T) {
+	srv := serve(t, "/mcp", http.HandlerFunc(modernOnly), false)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/mcp")
+	d := mustFail(t, target, mcpclient.EraLegacy)
+	mustSay(t, d, "speaks the modern era", "-32022")
+	mustFix(t, target, mcpclient.EraLegacy, d, doctor.Change{Era: mcpclient.EraModern})
 }
