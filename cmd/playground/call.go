@@ -134,7 +134,7 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	c, err := mcpclient.Dial(ctx, dialTarget, opts)
 	if err != nil {
-		if c, err = diagnoseAndFix(ctx, srv, opts, err, cfg.Line, cfg.Fix, stderr); err != nil {
+		if c, err = diagnoseAndFix(ctx, srv, dialTarget.HTTP.Credentials, opts, err, cfg.Line, cfg.Fix, stderr); err != nil {
 			return fmt.Errorf("call: connect: %w", err)
 		}
 	}

@@ -130,8 +130,9 @@ func printDiagnosis(w io.Writer, d backend.Diagnosis, line commandLine, redact f
 }
 
 // diagnoseAndFix prints the diagnosis of connectErr, the error of dialing
-// srv with opts, to stderr, and with fix retries once (retryFixed).
-func diagnoseAndFix(ctx context.Context, srv backend.Server, opts mcpclient.Options, connectErr error, line commandLine, fix bool, stderr io.Writer) (*mcpclient.Client, error) {
+// srv with opts (and creds, which the retry keeps; nil for none), to
+// stderr, and with fix retries once (retryFixed).
+func diagnoseAndFix(ctx context.Context, srv backend.Server, creds mcpclient.Credentials, opts mcpclient.Options, connectErr error, line commandLine, fix bool, stderr io.Writer) (*mcpclient.Client, error) {
 	d := backend.Diagnose(ctx, srv, connectErr)
 	return retryFixed(stderr, d, line, backend.NewRedactor(srv).Text, fix, connectErr, func(change doctor.Change) (*mcpclient.Client, error) {
 		fixed, err := srv.WithFix(change)
@@ -139,7 +140,9 @@ func diagnoseAndFix(ctx context.Context, srv backend.Server, opts mcpclient.Opti
 			return nil, err
 		}
 		opts.Era = mcpclient.Era(fixed.Era)
-		return mcpclient.Dial(ctx, fixed.Target(), opts)
+		target := fixed.Target()
+		target.HTTP.Credentials = creds
+		return mcpclient.Dial(ctx, target, opts)
 	})
 }
 
