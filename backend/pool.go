@@ -30,6 +30,8 @@ type Pool struct {
 	// (pool_revision.go).
 	revisions RevisionStore
 
+	diagnoses diagnoses // of failed connects
+
 	mu     sync.Mutex
 	live   map[int64]*liveSession
 	closed bool
@@ -90,7 +92,9 @@ var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
 
 // Connect opens a session on the registered server and returns it. A
 // session that fails to open is still stored, with status failed and the
-// reason; the returned error then carries that reason (EUnavailable) and the
+// reason; the returned error is then a *ConnectError that carries that
+// reason (EUnavailable) and the connection doctor's diagnosis (probing
+// takes up to 6 s more; Diagnosis keeps it for the session), and the
 // returned Session its id. Close reasons and the recorded stderr, notes and
 // non-JSON output have the server's secrets redacted, and the messages
 // its secret values (Redactor). While recording fails, Connect refuses with an
@@ -128,7 +132,9 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		p.recordNote(sess.ID, reason)
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
 		p.end(sess)
-		return sess, &Error{Code: EUnavailable, Message: reason}
+		d := Diagnose(ctx, srv, err)
+		p.diagnoses.put(sess.ID, d)
+		return sess, &ConnectError{Err: &Error{Code: EUnavailable, Message: reason}, Diagnosis: d}
 	}
 	init := client.InitializeResult()
 	sess.Status, sess.Era, sess.ProtocolVersion = SessionOpen, Era(client.Era()), client.ProtocolVersion()

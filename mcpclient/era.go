@@ -183,11 +183,7 @@ func (c *Client) discover(ctx context.Context) (*DiscoverResult, error) {
 	defer cancel()
 	raw, err := c.Call(ctx, "server/discover", nil)
 	if err != nil {
-		var exit *exitError
-		if errors.As(err, &exit) {
-			return nil, fmt.Errorf("server exited during server/discover: %s", exit.detail())
-		}
-		return nil, err
+		return nil, exitedDuring("server/discover", err)
 	}
 	res, err := decodeDiscover(raw)
 	if err != nil {
@@ -197,7 +193,7 @@ func (c *Client) discover(ctx context.Context) (*DiscoverResult, error) {
 	if !slices.Contains(res.SupportedVersions, version) {
 		version = pickVersion(res.SupportedVersions, modernVersions, c.opts.ProtocolVersion)
 		if version == "" {
-			return nil, &noModernVersionError{supported: res.SupportedVersions}
+			return nil, &NoModernVersionError{Supported: res.SupportedVersions}
 		}
 	}
 	c.mu.Lock()
@@ -213,16 +209,16 @@ func (c *Client) discover(ctx context.Context) (*DiscoverResult, error) {
 	return res, nil
 }
 
-// noModernVersionError reports a server/discover answer that names no
+// NoModernVersionError reports a server/discover answer that names no
 // modern version this client speaks (such as a stateful server that speaks
 // only the legacy versions).
-type noModernVersionError struct {
-	supported []string
+type NoModernVersionError struct {
+	Supported []string // the versions the server named
 }
 
-func (e *noModernVersionError) Error() string {
+func (e *NoModernVersionError) Error() string {
 	return fmt.Sprintf("server/discover: the server supports %s, none of them a modern version this client speaks (%s); use era legacy or auto",
-		strings.Join(e.supported, ", "), strings.Join(modernVersions, ", "))
+		strings.Join(e.Supported, ", "), strings.Join(modernVersions, ", "))
 }
 
 // errNotDiscoverResult reports a server/discover result that is not a
@@ -291,10 +287,10 @@ func (c *Client) probe(ctx context.Context) error {
 	}
 	var rpcErr *RPCError
 	var status *HTTPStatusError
-	var noModern *noModernVersionError
+	var noModern *NoModernVersionError
 	switch {
 	case errors.As(err, &noModern):
-		v := pickVersion(noModern.supported, supportedVersions, legacyVersion)
+		v := pickVersion(noModern.Supported, supportedVersions, legacyVersion)
 		if v == "" {
 			return fmt.Errorf("era auto: %w", err)
 		}

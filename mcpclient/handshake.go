@@ -3,7 +3,6 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,11 +40,7 @@ func (c *Client) initialize(ctx context.Context, again bool) error {
 		ClientInfo      Implementation  `json:"clientInfo"`
 	}{ProtocolVersion: c.opts.ProtocolVersion, Capabilities: c.legacyCaps, ClientInfo: c.opts.ClientInfo})
 	if err != nil {
-		var exit *exitError
-		if errors.As(err, &exit) {
-			return fmt.Errorf("server exited during initialize: %s", exit.detail())
-		}
-		return err
+		return exitedDuring("initialize", err)
 	}
 	var res InitializeResult
 	if err := json.Unmarshal(raw, &res); err != nil {

@@ -52,7 +52,7 @@ func httpClient(cfg HTTPConfig, c *Client) (client *http.Client, own bool, err e
 		}
 		client = cfg.Client
 	} else {
-		t, err := httpTransportFor(cfg)
+		t, err := NewHTTPTransport(cfg)
 		if err != nil {
 			return nil, false, err
 		}
@@ -73,9 +73,11 @@ func httpClient(cfg HTTPConfig, c *Client) (client *http.Client, own bool, err e
 	return client, own, nil
 }
 
-// httpTransportFor builds the net/http transport of cfg's TLS and proxy
-// settings, from a clone of the default one.
-func httpTransportFor(cfg HTTPConfig) (*http.Transport, error) {
+// NewHTTPTransport builds the net/http transport of cfg's TLS and proxy
+// settings, from a clone of the default one: the transports use it, and so
+// may anything else that must reach the server as they do (the connection
+// doctor's probes). It ignores cfg.Client.
+func NewHTTPTransport(cfg HTTPConfig) (*http.Transport, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	if cfg.Proxy != "" {
 		p, err := ParseProxyURL(cfg.Proxy)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -227,8 +228,8 @@ func (t *stdioTransport) remember(line string) {
 	}
 }
 
-func (t *stdioTransport) stderrTail() string {
+func (t *stdioTransport) stderrLines() []string {
 	t.tailMu.Lock()
 	defer t.tailMu.Unlock()
-	return strings.Join(t.tail, " | ")
+	return slices.Clone(t.tail)
 }

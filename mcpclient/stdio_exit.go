@@ -7,22 +7,46 @@ package mcpclient
 import (
 	"errors"
 	"os"
+	"strings"
 	"time"
 )
 
-// exitError reports that a server process ended on its own.
-type exitError struct {
-	status string // as in "exit status 3" or "signal: killed"
-	stderr string // last stderr lines, "" if none
+// ExitError reports that a server process ended on its own.
+type ExitError struct {
+	Status string   // as in "exit status 3" or "signal: killed"
+	Stderr []string // the last lines of its stderr (at most 5, each shortened to 200 bytes), oldest first
 }
 
-func (e *exitError) Error() string { return "server process exited: " + e.detail() }
+func (e *ExitError) Error() string { return "server process exited: " + e.detail() }
 
-func (e *exitError) detail() string {
-	if e.stderr == "" {
-		return e.status
+func (e *ExitError) detail() string {
+	if len(e.Stderr) == 0 {
+		return e.Status
 	}
-	return e.status + "; stderr: " + e.stderr
+	return e.Status + "; stderr: " + strings.Join(e.Stderr, " | ")
+}
+
+// exitDuring is an ExitError that ended a step of connecting (initialize,
+// server/discover), named in its message.
+type exitDuring struct {
+	step string
+	exit *ExitError
+}
+
+func (e *exitDuring) Error() string {
+	return "server exited during " + e.step + ": " + e.exit.detail()
+}
+
+func (e *exitDuring) Unwrap() error { return e.exit }
+
+// exitedDuring returns err as an exitDuring when it is an ExitError, and
+// err itself otherwise.
+func exitedDuring(step string, err error) error {
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		return &exitDuring{step: step, exit: exit}
+	}
+	return err
 }
 
 // wait reaps the process, and kills what is left of its process group as
@@ -97,11 +121,11 @@ func (t *stdioTransport) cause(exited bool) error {
 	default:
 	}
 	if exited {
-		return &exitError{status: t.cmd.ProcessState.String(), stderr: t.stderrTail()}
+		return &ExitError{Status: t.cmd.ProcessState.String(), Stderr: t.stderrLines()}
 	}
 	msg := "server closed its stdout"
-	if tail := t.stderrTail(); tail != "" {
-		msg += "; stderr: " + tail
+	if tail := t.stderrLines(); len(tail) > 0 {
+		msg += "; stderr: " + strings.Join(tail, " | ")
 	}
 	return errors.New(msg)
 }

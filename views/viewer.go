@@ -34,3 +34,12 @@ func CanEdit(ctx context.Context) bool { return may(ctx, backend.RoleEditor) }
 
 // IsAdmin reports whether the person signed in is an admin.
 func IsAdmin(ctx context.Context) bool { return may(ctx, backend.RoleAdmin) }
+
+// mayFix reports whether the person may change srv's settings: editors
+// may change HTTP servers, only admins stdio servers.
+func mayFix(ctx context.Context, srv backend.Server) bool {
+	if srv.Transport == backend.TransportStdio {
+		return IsAdmin(ctx)
+	}
+	return CanEdit(ctx)
+}

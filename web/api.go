@@ -24,6 +24,8 @@ type apiError struct {
 	Error   string            `json:"error"`
 	Fields  map[string]string `json:"fields,omitempty"`
 	Session *apiSession       `json:"session,omitempty"`
+	// Diagnosis explains a failed connect (the connection doctor's).
+	Diagnosis *backend.Diagnosis `json:"diagnosis,omitempty"`
 }
 
 func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
@@ -150,7 +152,11 @@ func (s *Server) apiOpenSession(c echo.Context) error {
 		if sess.ID == 0 {
 			return err
 		}
-		return c.JSON(statusOf(err), apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)})
+		out := apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)}
+		if d, ok := backend.DiagnosisOf(err); ok {
+			out.Diagnosis = &d
+		}
+		return c.JSON(statusOf(err), out)
 	}
 	return c.JSON(http.StatusCreated, apiSessionOf(sess))
 }

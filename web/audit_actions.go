@@ -24,6 +24,7 @@ var auditActions = map[string]string{
 	"POST /servers/:id/reveal":                      "secret.reveal",
 	"POST /servers/:id/delete":                      "server.delete",
 	"POST /servers/:id/connect":                     "session.connect",
+	"POST /servers/:id/fix":                         "server.fix",
 	"POST /sessions/:id/disconnect":                 "session.disconnect",
 	"POST /sessions/:id/tools/call":                 "tool.call",
 	"POST /sessions/:id/prompts/get":                "prompt.get",

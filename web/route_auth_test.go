@@ -188,6 +188,7 @@ func forgedBody(path, touched string) url.Values {
 	bodies := map[string]url.Values{
 		"/servers":                 {"name": {"forged"}, "transport": {"stdio"}, "command": {"touch"}, "args": {touched}},
 		"/servers/:id":             {"name": {"renamed"}, "transport": {"stdio"}, "command": {"touch"}, "args": {touched}},
+		"/servers/:id/fix":         {"era": {"modern"}},
 		"/sessions/:id/tools/call": {"_tool": {"echo"}, "arg.text": {"forged"}},
 		"/sessions/:id/console":    {"mode": {"request"}, "method": {"ping"}},
 		"/users":                   {"name": {"mallory"}, "role": {"admin"}, "password": {testPassword}, "confirm": {testPassword}},

@@ -177,6 +177,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
 	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)
 	s.post("/servers/:id/connect", editorRole, s.connectServer)
+	s.post("/servers/:id/fix", editorRole, s.fixServer)
 	s.post("/sessions/:id/disconnect", editorRole, s.disconnectSession)
 	s.post("/sessions/:id/tools/call", editorRole, s.callTool)
 	s.post("/sessions/:id/prompts/get", editorRole, s.getPrompt)

@@ -38,7 +38,7 @@ func (s *Server) explorerPage(c echo.Context, section views.Section, body func(s
 	}
 	d := views.ExplorerData{Server: srv.Redacted(), Section: section}
 	d.Split = c.QueryParam("split") == "1" && srv.Transport == backend.TransportStdio && len(srv.Args) > 0
-	if d.ConnectError, err = s.connectFailure(c, srv.ID); err != nil {
+	if d.ConnectError, d.Diagnosis, err = s.connectFailure(c, srv.ID); err != nil {
 		return err
 	}
 	if live, ok := s.deps.Pool.LiveSession(id); ok {
@@ -113,6 +113,11 @@ func (s *Server) connectServer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.connectAndReturn(c, id)
+}
+
+// connectAndReturn is connectServer for server id.
+func (s *Server) connectAndReturn(c echo.Context, id int64) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), connectTimeout)
 	defer cancel()
 	target, back := returnPath(c)
@@ -135,19 +140,26 @@ func (s *Server) connectServer(c echo.Context) error {
 }
 
 // connectFailure returns why the session that ?failed= names failed to
-// connect, read from the database: a link cannot make the page say
-// anything else. It is "" without the parameter, or when that session is
-// not a failed session of this server.
-func (s *Server) connectFailure(c echo.Context, serverID int64) (string, error) {
+// connect, read from the database (a link cannot make the page say
+// anything else), and the connection doctor's diagnosis while the pool
+// keeps it. It is "" without the parameter, or when that session is not a
+// failed session of this server.
+func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backend.Diagnosis, error) {
 	id, err := queryInt[int64](c, "failed", 0)
 	if err != nil || id == 0 {
-		return "", err
+		return "", nil, err
 	}
 	sess, err := s.deps.Sessions.GetSession(c.Request().Context(), id)
 	if backend.ErrorCodeOf(err) == backend.ENotFound || (err == nil && (sess.ServerID != serverID || sess.Status != backend.SessionFailed)) {
-		return "", nil
+		return "", nil, nil
 	}
-	return sess.CloseReason, err
+	if err != nil {
+		return "", nil, err
+	}
+	if d, ok := s.deps.Pool.Diagnosis(id); ok {
+		return sess.CloseReason, &d, nil
+	}
+	return sess.CloseReason, nil, nil
 }
 
 func (s *Server) disconnectSession(c echo.Context) error {

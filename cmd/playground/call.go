@@ -22,7 +22,10 @@ Connects to one MCP server, sends one request and prints its result as
 indented JSON on stdout. A METHOD starting with "notifications/" is sent as
 a notification and prints nothing. The exit status is non-zero when the
 server answers with a JSON-RPC error (printed as JSON on stderr), when the
-request times out and when the connection fails.
+request times out and when the connection fails. A failed connect is
+diagnosed on stderr (DNS, TCP, TLS, HTTP, transport, era, the stdio
+command), with the command line that tries each suggestion; --fix tries the
+first one.
 
 Examples:
   playground call --stdio 'playground demo-server' tools/list
@@ -41,6 +44,8 @@ type callConfig struct {
 	// registered dynamically.
 	OAuth         bool
 	OAuthClientID string
+	Fix           bool // on a failed connect, retry once with the diagnosis's first suggestion
+	Line          commandLine
 	Method        string
 	Params        json.RawMessage // nil when none was given
 }
@@ -60,9 +65,11 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 	fs.BoolVar(&cfg.Trace, "trace", false, "print every frame (time, direction, kind, HTTP details, body) to stderr")
 	fs.BoolVar(&cfg.OAuth, "oauth", false, "sign in through your browser when the server asks for OAuth authorization (HTTP servers)")
 	fs.StringVar(&cfg.OAuthClientID, "oauth-client-id", "", "with --oauth: a client ID registered with the authorization server (its secret, if any, in PLAYGROUND_OAUTH_CLIENT_SECRET); default: register dynamically")
+	fs.BoolVar(&cfg.Fix, "fix", false, "when the connect fails, retry once with the first change the diagnosis suggests (transport, URL path or era) and say what changed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.Line = commandLine{command: "call", args: args, fs: fs}
 	if tf.given() != 1 {
 		fs.Usage()
 		return cfg, errors.New("call: give exactly one of --url, --sse and --stdio")
@@ -129,7 +136,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	c, err := mcpclient.Dial(ctx, dialTarget, opts)
 	if err != nil {
-		return fmt.Errorf("call: connect: %w", err)
+		if c, err = diagnoseAndFix(ctx, srv, dialTarget.HTTP.Credentials, opts, err, cfg.Line, cfg.Fix, stderr); err != nil {
+			return fmt.Errorf("call: connect: %w", err)
+		}
 	}
 	defer c.Close()
 

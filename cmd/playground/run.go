@@ -28,6 +28,9 @@ PLAYGROUND_TOKEN.
 --server NAME runs on a server registered in the dashboard database (--db),
 with its stored settings and secrets; the database is only read.
 
+A server that cannot be reached is diagnosed on stderr, with the command
+line that tries each suggestion; --fix tries the first one.
+
 --env NAME picks one of the file's environments. The file holds no secret
 values: give each secret of that environment with --var NAME=VALUE or the
 environment variable PLAYGROUND_VAR_<NAME>. --var also sets any other
@@ -60,6 +63,8 @@ type runConfig struct {
 	JSON        bool
 	FailOnDrift bool
 	Timeout     time.Duration // bounds the whole run, connecting included; 0 for none
+	Fix         bool          // on a failed connect, retry once with the diagnosis's first suggestion
+	Line        commandLine   // how run was invoked, for the diagnosis's command lines
 }
 
 // varFlag collects repeated --var NAME=VALUE flags.
@@ -122,6 +127,8 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 	fs.BoolVar(&cfg.JSON, "json", false, "print a JSON report on stdout; the progress lines go to stderr")
 	fs.BoolVar(&cfg.FailOnDrift, "fail-on-drift", false, "compare what the server offers with the file's interface baseline; a difference fails the run")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up after this long, connecting included (default: no limit but each example's own)")
+	fs.BoolVar(&cfg.Fix, "fix", false, "when the connect fails, retry once with the first change the diagnosis suggests (transport, URL path or era) and say what changed")
+	cfg.Line = commandLine{command: "run", args: args, fs: fs, interspersed: true}
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -202,7 +209,8 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	fr := fileRun{file: file, server: srv, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr}
+	fr := fileRun{file: file, server: srv, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr,
+		fix: cfg.Fix, line: cfg.Line}
 	if cfg.JSON {
 		fr.out = stderr
 	}

@@ -26,7 +26,9 @@ type fileRun struct {
 	vars       map[string]string // more values, over the environment's
 	checkDrift bool              // compare the server's interface with the file's baseline
 	out        io.Writer         // progress lines
-	log        io.Writer         // the playground's warnings
+	log        io.Writer         // the playground's warnings and a failed connect's diagnosis
+	fix        bool              // on a failed connect, retry once with the diagnosis's first suggestion
+	line       commandLine       // how run was invoked
 }
 
 // run runs the file's examples with the dashboard's own machinery, in a
@@ -65,11 +67,25 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	cols := backend.NewCollections(db, db, db, pool, log)
 	defer cols.Close()
 
-	serverID, err := backend.NewRegistry(db, db, pool).Create(ctx, fr.server)
+	reg := backend.NewRegistry(db, db, pool)
+	serverID, err := reg.Create(ctx, fr.server)
 	if err != nil {
 		return nil, usageError("run: the server: %s", describeError(err))
 	}
 	sess, err := pool.Connect(ctx, serverID)
+	if d, ok := backend.DiagnosisOf(err); ok && ctx.Err() == nil {
+		sess, err = retryFixed(fr.log, d, fr.line, backend.NewRedactor(fr.server).Text, fr.fix, err, func(change backend.Fix) (backend.Session, error) {
+			fixed, err := fr.server.WithFix(change)
+			if err != nil {
+				return backend.Session{}, err
+			}
+			fixed.ID = serverID
+			if err := reg.Update(ctx, fixed); err != nil {
+				return backend.Session{}, err
+			}
+			return pool.Connect(ctx, serverID)
+		})
+	}
 	if err != nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("run: stopped while connecting: %w", context.Cause(ctx))
 	}

@@ -1,0 +1,147 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/doctor"
+)
+
+// The connection doctor's types (mcpclient/doctor): a failed connect's
+// diagnosis, what was checked, and what to try next.
+type (
+	Diagnosis  = doctor.Diagnosis
+	Finding    = doctor.Finding
+	Suggestion = doctor.Suggestion
+	// Fix is a change to a server's settings that a suggestion tries.
+	Fix = doctor.Change
+)
+
+// ConnectError is a failed connect: its EUnavailable Error (the safe
+// message, also the failed session's close reason) and the doctor's
+// diagnosis, with the server's secrets redacted.
+type ConnectError struct {
+	Err       *Error
+	Diagnosis Diagnosis
+}
+
+func (e *ConnectError) Error() string { return e.Err.Error() }
+
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// DiagnosisOf returns the diagnosis that err carries, if it is a failed
+// connect's.
+func DiagnosisOf(err error) (Diagnosis, bool) {
+	var ce *ConnectError
+	if errors.As(err, &ce) {
+		return ce.Diagnosis, true
+	}
+	return Diagnosis{}, false
+}
+
+// WithFix returns s with fix made, or an EInvalid *Error when the fix
+// does not apply to s (a transport change to a stdio server, a path or a
+// TLS change without a URL; skipping TLS verification, which servers have
+// no setting for yet).
+func (s Server) WithFix(fix Fix) (Server, error) {
+	if !s.CanFix(fix) {
+		return s, Errorf(EInvalid, "This change (%s) cannot be made to this server's settings.", fix.Label())
+	}
+	if fix.Transport != "" {
+		s.Transport = Transport(fix.Transport)
+	}
+	if fix.Era != "" {
+		s.Era = Era(fix.Era)
+	}
+	if fix.Path != "" {
+		s.URL = doctor.WithPath(s.URL, fix.Path)
+	}
+	return s, nil
+}
+
+// CanFix reports whether WithFix can make fix to s.
+func (s Server) CanFix(fix Fix) bool {
+	overHTTP := s.Transport == TransportHTTP || s.Transport == TransportSSE
+	switch {
+	case fix.SkipTLSVerify:
+		return false
+	case fix.Transport != "" && (!overHTTP || (fix.Transport != "http" && fix.Transport != "sse")):
+		return false
+	case fix.Path != "" && (!overHTTP || !strings.HasPrefix(fix.Path, "/")):
+		return false
+	case fix.Era != "" && fix.Era != "legacy" && fix.Era != "modern" && fix.Era != "auto":
+		return false
+	}
+	return fix != Fix{}
+}
+
+// diagnosisBudget bounds the doctor's probes after a failed connect.
+const diagnosisBudget = 6 * time.Second
+
+// Diagnose runs the connection doctor on connectErr, the error of a failed
+// connect to srv in its era, and hides srv's secrets in what it says
+// (Redactor). It probes for up to 6 s, even when ctx is done already (as
+// it is when the connect timed out).
+func Diagnose(ctx context.Context, srv Server, connectErr error) Diagnosis {
+	redact := NewRedactor(srv).Text
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), diagnosisBudget)
+	defer cancel()
+	d := doctor.Diagnose(ctx, srv.Target(), clientEra(srv.Era), connectErr)
+	d.Summary = redact(d.Summary)
+	for i := range d.Findings {
+		d.Findings[i].Result = redact(d.Findings[i].Result)
+	}
+	for i := range d.Suggestions {
+		d.Suggestions[i].Text = redact(d.Suggestions[i].Text)
+	}
+	return d
+}
+
+// maxDiagnoses bounds how many failed connects' diagnoses the pool keeps.
+const maxDiagnoses = 64
+
+// diagnoses keeps the latest failed connects' diagnoses by session id, for
+// the page the browser is sent to after its connect failed.
+type diagnoses struct {
+	mu    sync.Mutex
+	byID  map[int64]Diagnosis
+	order []int64 // oldest first
+}
+
+func (ds *diagnoses) put(sessionID int64, d Diagnosis) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	if ds.byID == nil {
+		ds.byID = map[int64]Diagnosis{}
+	}
+	ds.byID[sessionID] = d
+	ds.order = append(ds.order, sessionID)
+	if len(ds.order) > maxDiagnoses {
+		delete(ds.byID, ds.order[0])
+		ds.order = ds.order[1:]
+	}
+}
+
+func (ds *diagnoses) get(sessionID int64) (Diagnosis, bool) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	d, ok := ds.byID[sessionID]
+	return d, ok
+}
+
+// Diagnosis returns the diagnosis of the failed session sessionID, while
+// the pool still keeps it (the latest 64 failures since the playground
+// started).
+func (p *Pool) Diagnosis(sessionID int64) (Diagnosis, bool) {
+	return p.diagnoses.get(sessionID)
+}
+
+// ParseFix reads a fix from a form's fields; unknown values are kept for
+// CanFix to refuse.
+func ParseFix(transport, era, path string) Fix {
+	return Fix{Transport: mcpclient.Transport(transport), Era: mcpclient.Era(era), Path: path}
+}

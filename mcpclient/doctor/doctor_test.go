@@ -1,0 +1,215 @@
+package doctor_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/doctor"
+)
+
+// sdkServer is a legacy-only MCP server of the official Go SDK.
+func sdkServer() *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "sdk-legacy", Version: "1"}, nil)
+}
+
+func streamable() http.Handler {
+	s := sdkServer()
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+func sseHandler() http.Handler {
+	s := sdkServer()
+	return mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+// serve starts handler at path on 127.0.0.1 (with TLS when tls is set).
+func serve(t *testing.T, path string, handler http.Handler, tls bool) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(path, handler)
+	srv := httptest.NewUnstartedServer(mux)
+	if tls {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func httpTarget(transport mcpclient.Transport, url string) mcpclient.Target {
+	return mcpclient.Target{Transport: transport, HTTP: mcpclient.HTTPConfig{URL: url}}
+}
+
+// mustFail dials target in era, which must fail, and diagnoses the failure.
+func mustFail(t *testing.T, target mcpclient.Target, era mcpclient.Era) doctor.Diagnosis {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := mcpclient.Dial(ctx, target, mcpclient.Options{Era: era, InitializeTimeout: 2 * time.Second})
+	if err == nil {
+		c.Close()
+		t.Fatal("Dial succeeded; want a failure")
+	}
+	d := doctor.Diagnose(ctx, target, era, err)
+	t.Logf("error: %v\ndiagnosis: %+v", err, d)
+	return d
+}
+
+// triable returns the suggestions of d that carry a change.
+func triable(d doctor.Diagnosis) []doctor.Suggestion {
+	var out []doctor.Suggestion
+	for _, s := range d.Suggestions {
+		if s.Change != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mustFix applies the diagnosis's first triable suggestion, which must be
+// want, and dials again, which must succeed.
+func mustFix(t *testing.T, target mcpclient.Target, era mcpclient.Era, d doctor.Diagnosis, want doctor.Change) {
+	t.Helper()
+	tries := triable(d)
+	if len(tries) == 0 {
+		t.Fatalf("no triable suggestion in %+v", d.Suggestions)
+	}
+	if got := *tries[0].Change; got != want {
+		t.Fatalf("first change = %+v, want %+v", got, want)
+	}
+	target, era = tries[0].Change.Apply(target, era)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := mcpclient.Dial(ctx, target, mcpclient.Options{Era: era})
+	if err != nil {
+		t.Fatalf("Dial after %q: %v", tries[0].Change.Label(), err)
+	}
+	c.Close()
+}
+
+func mustSay(t *testing.T, d doctor.Diagnosis, words ...string) {
+	t.Helper()
+	all := d.Summary
+	for _, f := range d.Findings {
+		all += "\n" + f.Check + ": " + f.Result
+	}
+	for _, s := range d.Suggestions {
+		all += "\n" + s.Text
+	}
+	for _, w := range words {
+		if !strings.Contains(all, w) {
+			t.Errorf("diagnosis does not say %q:\n%s", w, all)
+		}
+	}
+}
+
+func TestRefusedPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	d := mustFail(t, httpTarget(mcpclient.TransportHTTP, "http://"+addr+"/mcp"), "")
+	mustSay(t, d, "Nothing is listening at "+addr, "connection refused", "Start the server")
+	if got := triable(d); len(got) != 0 {
+		t.Errorf("a refused port has nothing to try automatically: %+v", got)
+	}
+}
+
+func TestSelfSignedCertificate(t *testing.T) {
+	srv := serve(t, "/mcp", streamable(), true)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/mcp")
+	d := mustFail(t, target, "")
+	mustSay(t, d, "authority this machine does not trust", `issuer "O=Acme Co"`, "CA bundle", "valid ")
+	mustFix(t, target, "", d, doctor.Change{SkipTLSVerify: true})
+}
+
+func TestWrongPath(t *testing.T) {
+	srv := serve(t, "/mcp", streamable(), false)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/api")
+	d := mustFail(t, target, "")
+	mustSay(t, d, "404 Not Found", "/mcp on the same server is one")
+	mustFix(t, target, "", d, doctor.Change{Path: "/mcp"})
+}
+
+func TestSSEServerAsStreamable(t *testing.T) {
+	srv := serve(t, "/sse", sseHandler(), false)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/sse")
+	d := mustFail(t, target, "")
+	mustSay(t, d, "HTTP+SSE server", "endpoint event")
+	mustFix(t, target, "", d, doctor.Change{Transport: mcpclient.TransportSSE})
+}
+
+func TestLegacyServerAsModern(t *testing.T) {
+	srv := serve(t, "/mcp", streamable(), false)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/mcp")
+	d := mustFail(t, target, mcpclient.EraModern)
+	mustSay(t, d, "legacy", "modern era")
+	mustFix(t, target, mcpclient.EraModern, d, doctor.Change{Era: mcpclient.EraLegacy})
+}
+
+func TestCommandNotFound(t *testing.T) {
+	target := mcpclient.Target{Transport: mcpclient.TransportStdio, Stdio: mcpclient.StdioConfig{Command: "no-such-mcp-server-xyz", Args: []string{"--stdio"}}}
+	d := mustFail(t, target, "")
+	mustSay(t, d, `The command "no-such-mcp-server-xyz" was not found`, "PATH", "npx", "uvx")
+}
+
+func TestCommandExits(t *testing.T) {
+	target := mcpclient.Target{Transport: mcpclient.TransportStdio, Stdio: mcpclient.StdioConfig{
+		Command: "sh", Args: []string{"-c", "echo starting >&2; echo 'error: API_KEY is not set' >&2; exit 3"}}}
+	d := mustFail(t, target, "")
+	mustSay(t, d, "exit status 3", "error: API_KEY is not set", "starting")
+}
+
+func TestOAuthChallenge(t *testing.T) {
+	srv := serve(t, "/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://auth.example/.well-known/oauth-protected-resource"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}), false)
+	d := mustFail(t, httpTarget(mcpclient.TransportHTTP, srv.URL+"/mcp"), "")
+	mustSay(t, d, "needs OAuth sign-in", "https://auth.example/.well-known/oauth-protected-resource")
+}
+
+func TestUnresolvableHost(t *testing.T) {
+	d := mustFail(t, httpTarget(mcpclient.TransportHTTP, "http://no-such-host.invalid/mcp"), "")
+	mustSay(t, d, `"no-such-host.invalid" does not resolve`)
+}
+
+// modernOnly is a stub server of the modern era only: it answers
+// server/discover and refuses initialize with UnsupportedProtocolVersion.
+func modernOnly(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil || req.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if req.Method == "server/discover" {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern","version":"1"}}}}`, req.ID)
+		return
+	}
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2026-07-28"]}}}`, req.ID)
+}
+
+func TestModernServerAsLegacy(t *testing.T) {
+	srv := serve(t, "/mcp", http.HandlerFunc(modernOnly), false)
+	target := httpTarget(mcpclient.TransportHTTP, srv.URL+"/mcp")
+	d := mustFail(t, target, mcpclient.EraLegacy)
+	mustSay(t, d, "speaks the modern era", "-32022")
+	mustFix(t, target, mcpclient.EraLegacy, d, doctor.Change{Era: mcpclient.EraModern})
+}
