@@ -45,8 +45,7 @@ func DiagnosisOf(err error) (Diagnosis, bool) {
 
 // WithFix returns s with fix made, or an EInvalid *Error when the fix
 // does not apply to s (a transport change to a stdio server, a path or a
-// TLS change without a URL; skipping TLS verification, which servers have
-// no setting for yet).
+// TLS change without a URL).
 func (s Server) WithFix(fix Fix) (Server, error) {
 	if !s.CanFix(fix) {
 		return s, Errorf(EInvalid, "This change (%s) cannot be made to this server's settings.", fix.Label())
@@ -60,6 +59,9 @@ func (s Server) WithFix(fix Fix) (Server, error) {
 	if fix.Path != "" {
 		s.URL = doctor.WithPath(s.URL, fix.Path)
 	}
+	if fix.SkipTLSVerify {
+		s.InsecureSkipVerify = true
+	}
 	return s, nil
 }
 
@@ -67,7 +69,7 @@ func (s Server) WithFix(fix Fix) (Server, error) {
 func (s Server) CanFix(fix Fix) bool {
 	overHTTP := s.Transport == TransportHTTP || s.Transport == TransportSSE
 	switch {
-	case fix.SkipTLSVerify:
+	case fix.SkipTLSVerify && (!overHTTP || !strings.HasPrefix(s.URL, "https://")):
 		return false
 	case fix.Transport != "" && (!overHTTP || (fix.Transport != "http" && fix.Transport != "sse")):
 		return false
@@ -142,6 +144,6 @@ func (p *Pool) Diagnosis(sessionID int64) (Diagnosis, bool) {
 
 // ParseFix reads a fix from a form's fields; unknown values are kept for
 // CanFix to refuse.
-func ParseFix(transport, era, path string) Fix {
-	return Fix{Transport: mcpclient.Transport(transport), Era: mcpclient.Era(era), Path: path}
+func ParseFix(transport, era, path string, skipTLSVerify bool) Fix {
+	return Fix{Transport: mcpclient.Transport(transport), Era: mcpclient.Era(era), Path: path, SkipTLSVerify: skipTLSVerify}
 }

@@ -24,7 +24,7 @@ func (s *Server) fixServer(c echo.Context) error {
 	if err := mayManageServer(c, srv.Transport); err != nil {
 		return err
 	}
-	fix := backend.ParseFix(c.FormValue("transport"), c.FormValue("era"), c.FormValue("path"))
+	fix := backend.ParseFix(c.FormValue("transport"), c.FormValue("era"), c.FormValue("path"), c.FormValue("skip_tls_verify") == "on")
 	if srv, err = srv.WithFix(fix); err != nil {
 		return err
 	}

@@ -88,3 +88,43 @@ func TestConnectDiagnosisInTheAPI(t *testing.T) {
 		t.Errorf("the failed connect's answer lacks its diagnosis: %s", r.Body)
 	}
 }
+
+func TestConnectDiagnosisSkipsTLSVerification(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	tlsSrv := httptest.NewTLSServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return newSDKServer() }, nil))
+	t.Cleanup(func() {
+		tlsSrv.CloseClientConnections() // the session's event stream stays open until then
+		tlsSrv.Close()
+	})
+	srv := d.MustAPIServer(t, map[string]any{"name": "self-signed", "transport": "http", "url": tlsSrv.URL})
+
+	r := d.postForm(t, fmt.Sprintf("/servers/%d/connect", srv.ID), url.Values{"_csrf": {token}})
+	page := d.get(t, r.Header.Get("Location"))
+	for _, want := range []string{
+		`name="skip_tls_verify" value="on"`,
+		`data-testid="try-fix">Skip TLS verification and connect</button>`,
+	} {
+		if !strings.Contains(page.Body, want) {
+			t.Errorf("the page after the failed connect lacks %s:\n%s", want, page.Body)
+		}
+	}
+
+	r = d.postForm(t, fmt.Sprintf("/servers/%d/fix", srv.ID), url.Values{"_csrf": {token}, "skip_tls_verify": {"on"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != fmt.Sprintf("/servers/%d", srv.ID) {
+		t.Fatalf("fix: %d %q: %s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	saved, err := d.reg.Get(t.Context(), srv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !saved.InsecureSkipVerify {
+		t.Error("the fix did not turn off TLS verification")
+	}
+	if _, live := d.pool.LiveSession(srv.ID); !live {
+		t.Error("the fix did not connect")
+	}
+	if page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID)); !strings.Contains(page.Body, "TLS verification is off for this server") {
+		t.Error("the server page does not warn that TLS verification is off")
+	}
+}

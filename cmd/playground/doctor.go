@@ -28,9 +28,6 @@ type commandLine struct {
 // the CLI can express change (it has no flag to skip TLS verification).
 // redact hides secret values (headers) in what it prints.
 func (l commandLine) with(change doctor.Change, redact func(string) string) (string, bool) {
-	if change.SkipTLSVerify {
-		return "", false
-	}
 	var kept, target []string
 	era := string(change.Era)
 	i := 0
@@ -68,17 +65,24 @@ func (l commandLine) with(change doctor.Change, redact func(string) string) (str
 				era = value
 			}
 		case "fix":
+		case "insecure":
+			if !change.SkipTLSVerify {
+				kept = append(kept, l.args[i:i+n]...)
+			}
 		default:
 			kept = append(kept, l.args[i:i+n]...)
 		}
 		i += n
 	}
-	if target == nil && (change.Transport != "" || change.Path != "") {
+	if target == nil && (change.Transport != "" || change.Path != "" || change.SkipTLSVerify) {
 		return "", false // a server named otherwise (run --server) keeps its URL
 	}
 	words := append([]string{"playground", l.command}, target...)
 	if era != "" {
 		words = append(words, "--era", era)
+	}
+	if change.SkipTLSVerify {
+		words = append(words, "--insecure")
 	}
 	words = append(append(words, kept...), l.args[i:]...)
 	for i, w := range words {
