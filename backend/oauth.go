@@ -108,7 +108,7 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 	}
 	start := OAuthStart{FlowID: flowID}
 	rec := o.recorder(flowID, srv.URL, 0)
-	req, resp, err := o.challenge(ctx, rec, srv.URL)
+	req, resp, err := o.challenge(ctx, rec, srv)
 	if err != nil {
 		return start, o.fail(flowID, "The server could not be reached: "+err.Error())
 	}
@@ -231,18 +231,24 @@ func (o *OAuth) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirect
 		ClientSecret: got.cfg.ClientSecret, Method: method})
 }
 
-// challenge sends the server an initialize request without credentials,
+// challenge sends the server, without credentials, the request that opens
+// a session (an initialize POST; for HTTP+SSE, the event stream's GET),
 // recorded as the flow's first step, and returns it with the answer.
-func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, serverURL string) (*http.Request, *http.Response, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-playground","version":"0"}}}`
+func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, srv Server) (*http.Request, *http.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, strings.NewReader(body))
+	method, body := http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-playground","version":"0"}}}`
+	if srv.Transport == TransportSSE {
+		method, body = http.MethodGet, ""
+	}
+	req, err := http.NewRequestWithContext(ctx, method, srv.URL, strings.NewReader(body))
 	if err != nil {
 		return nil, nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := rec.RoundTrip(req)
 	if err != nil {
 		return nil, nil, err

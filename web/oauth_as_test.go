@@ -29,9 +29,10 @@ import (
 // The MCP server is the official SDK's behind its bearer-token
 // middleware, with a whoami tool that names the token's subject.
 type testAS struct {
-	Issuer, MCPURL string
-	lifetime       time.Duration
-	wrongIssuer    bool
+	// MCPURL is the Streamable HTTP endpoint, SSEURL the HTTP+SSE one.
+	Issuer, MCPURL, SSEURL string
+	lifetime               time.Duration
+	wrongIssuer            bool
 
 	mu        sync.Mutex
 	clients   map[string][]string // client id → redirect URIs
@@ -67,7 +68,10 @@ func mustTestAS(t *testing.T, o testASOptions) *testAS {
 
 	mcpMux := http.NewServeMux()
 	mcpSrv := httptest.NewServer(mcpMux)
-	t.Cleanup(mcpSrv.Close)
+	t.Cleanup(func() {
+		mcpSrv.CloseClientConnections() // a connected session's event stream would hold Close up
+		mcpSrv.Close()
+	})
 	as.MCPURL = mcpSrv.URL + "/mcp"
 	prmURL := mcpSrv.URL + "/.well-known/oauth-protected-resource/mcp"
 	mcpMux.Handle("GET /.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
@@ -80,6 +84,12 @@ func mustTestAS(t *testing.T, o testASOptions) *testAS {
 		})
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
 	mcpMux.Handle("/mcp", auth.RequireBearerToken(as.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: prmURL})(handler))
+	as.SSEURL = mcpSrv.URL + "/sse"
+	ssePRM := mcpSrv.URL + "/.well-known/oauth-protected-resource/sse"
+	mcpMux.Handle("GET /.well-known/oauth-protected-resource/sse", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource: as.SSEURL, AuthorizationServers: []string{as.Issuer}, ScopesSupported: []string{"mcp"}}))
+	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil)
+	mcpMux.Handle("/sse", auth.RequireBearerToken(as.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: ssePRM})(sse))
 	return as
 }
 

@@ -194,6 +194,22 @@ func TestOAuthRefreshAfterExpiryStoresTheNewToken(t *testing.T) {
 	}
 }
 
+func TestOAuthSignInToAnHTTPSSEServer(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{})
+	srv := d.MustAPIServer(t, map[string]any{"name": "legacy sse", "transport": "sse", "url": as.SSEURL})
+	flow := d.mustOAuthSignIn(t, as, srv.ID)
+	if got := oauthSteps(d.get(t, flow).Body); len(got) != 7 || got[0] != "challenge:ok" || got[6] != "token:ok" {
+		t.Errorf("the debugger shows %q, want the seven steps of a sign-in, passed", got)
+	}
+	sess := d.MustAPISession(t, srv.ID)
+	r := d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/sessions/%d/requests", sess.ID),
+		map[string]any{"method": "tools/call", "params": map[string]any{"name": "whoami", "arguments": map[string]any{}}}, nil)
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, "subject=alice") {
+		t.Fatalf("whoami over HTTP+SSE: %d %s", r.Status, r.Body)
+	}
+}
+
 func TestOAuthRefusedAccessTokenIsRenewedOnce(t *testing.T) {
 	d := MustDashboard(t)
 	as := mustTestAS(t, testASOptions{})
