@@ -25,7 +25,7 @@ type (
 // message, also the failed session's close reason) and the doctor's
 // diagnosis, with the server's secrets redacted.
 type ConnectError struct {
-	Err       *Error
+	Err       error // an *Error, or an *OAuthSignInNeededError wrapping one
 	Diagnosis Diagnosis
 }
 

@@ -26,6 +26,9 @@ type apiError struct {
 	Session *apiSession       `json:"session,omitempty"`
 	// Diagnosis explains a failed connect (the connection doctor's).
 	Diagnosis *backend.Diagnosis `json:"diagnosis,omitempty"`
+	// SignInURL, when the server needs an OAuth sign-in, is the page of
+	// the dashboard where a person signs in.
+	SignInURL string `json:"signInUrl,omitempty"`
 }
 
 func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
@@ -147,7 +150,7 @@ func (s *Server) apiOpenSession(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), connectTimeout)
 	defer cancel()
-	sess, err := s.deps.Pool.Connect(ctx, id)
+	sess, err := s.deps.Pool.Connect(connectingAs(ctx, c), id)
 	if err != nil {
 		if sess.ID == 0 {
 			return err
@@ -155,6 +158,10 @@ func (s *Server) apiOpenSession(c echo.Context) error {
 		out := apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)}
 		if d, ok := backend.DiagnosisOf(err); ok {
 			out.Diagnosis = &d
+		}
+		var signIn *backend.OAuthSignInNeededError
+		if errors.As(err, &signIn) {
+			out.SignInURL = s.PublicURL("/servers/" + itoa(id) + "#authorization")
 		}
 		return c.JSON(statusOf(err), out)
 	}
