@@ -29,6 +29,8 @@ type Pool struct {
 	// revisions, if not nil, keeps each server's interface revisions
 	// (pool_revision.go).
 	revisions RevisionStore
+	// creds, if not nil, signs HTTP connections (pool_credentials.go).
+	creds CredentialSource
 
 	mu     sync.Mutex
 	live   map[int64]*liveSession
@@ -95,7 +97,9 @@ var ErrPoolClosed = Errorf(EUnavailable, "The playground is shutting down.")
 // non-JSON output have the server's secrets redacted, and the messages
 // its secret values (Redactor). While recording fails, Connect refuses with an
 // EUnavailable error and stores nothing. ctx bounds only the connection and
-// handshake.
+// handshake, and names who connects (ConnectingAs). A server that refuses
+// the connection for want of an OAuth sign-in fails it with an
+// *OAuthSignInNeededError.
 func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	srv, err := p.servers.GetServer(ctx, serverID)
 	if err != nil {
@@ -122,13 +126,20 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	record := p.rec.Tap(sess.ID)
 	opts := mcpclient.Options{Tap: func(f mcpclient.Frame) { record(ls.redact.Load().Frame(f)) }, ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
 		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
-	client, err := mcpclient.Dial(ctx, srv.Target(), opts)
+	target, err := p.target(ctx, srv)
+	var client *mcpclient.Client
+	if err == nil {
+		client, err = mcpclient.Dial(ctx, target, opts)
+	}
 	if err != nil {
 		reason := ls.redacted("connect failed: " + err.Error())
+		if errors.Is(err, ErrOAuthSignInNeeded) {
+			reason = ls.redacted("connect failed: the server needs OAuth sign-in (sign in on the server's page): " + err.Error())
+		}
 		p.recordNote(sess.ID, reason)
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
 		p.end(sess)
-		return sess, &Error{Code: EUnavailable, Message: reason}
+		return sess, connectError(srv.ID, err, reason)
 	}
 	init := client.InitializeResult()
 	sess.Status, sess.Era, sess.ProtocolVersion = SessionOpen, Era(client.Era()), client.ProtocolVersion()

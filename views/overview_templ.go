@@ -540,6 +540,7 @@ type OverviewSectionView struct {
 	Overview *backend.SessionOverview // nil when disconnected or unknown
 	Drift    *DriftView               // nil when no revisions are kept
 	Sessions []backend.Session
+	OAuth    *OAuthCardView // nil for a stdio server
 }
 
 // OverviewSection is the body of a server's Overview.
@@ -560,6 +561,12 @@ func OverviewSection(v OverviewSectionView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
+		if v.OAuth != nil {
+			templ_7745c5c3_Err = OAuthCard(*v.OAuth).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
 		if v.Overview != nil {
 			templ_7745c5c3_Err = OverviewCard(*v.Overview).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {

@@ -24,6 +24,9 @@ type apiError struct {
 	Error   string            `json:"error"`
 	Fields  map[string]string `json:"fields,omitempty"`
 	Session *apiSession       `json:"session,omitempty"`
+	// SignInURL, when the server needs an OAuth sign-in, is the page of
+	// the dashboard where a person signs in.
+	SignInURL string `json:"signInUrl,omitempty"`
 }
 
 func isAPIPath(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
@@ -136,12 +139,17 @@ func (s *Server) apiOpenSession(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), connectTimeout)
 	defer cancel()
-	sess, err := s.deps.Pool.Connect(ctx, id)
+	sess, err := s.deps.Pool.Connect(connectingAs(ctx, c), id)
 	if err != nil {
 		if sess.ID == 0 {
 			return err
 		}
-		return c.JSON(statusOf(err), apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)})
+		out := apiError{Error: backend.ErrorMessageOf(err), Session: apiSessionOf(sess)}
+		var signIn *backend.OAuthSignInNeededError
+		if errors.As(err, &signIn) {
+			out.SignInURL = s.PublicURL("/servers/" + itoa(id) + "#authorization")
+		}
+		return c.JSON(statusOf(err), out)
 	}
 	return c.JSON(http.StatusCreated, apiSessionOf(sess))
 }

@@ -155,7 +155,7 @@ func (s *Server) replayExchange(c echo.Context) error {
 	if e.Response.ID == 0 {
 		return render(c, http.StatusOK, views.ReplayFailed("This request got no answer to compare with."))
 	}
-	target, err := s.replayTarget(ctx, c.FormValue("session"))
+	target, err := s.replayTarget(connectingAs(ctx, c), c.FormValue("session"))
 	if err != nil {
 		return render(c, http.StatusOK, views.ReplayFailed(backend.ErrorMessageOf(err)))
 	}

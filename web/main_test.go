@@ -209,7 +209,10 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	}
 	tb.Cleanup(func() { rec.Close() })
 	inbox := backend.NewInbox(hub, time.Minute)
-	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"}, backend.WithRevisions(db))
+	oauth := backend.NewOAuth(db, db, log, nil)
+	tb.Cleanup(oauth.Close)
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"},
+		backend.WithRevisions(db), backend.WithCredentials(oauth))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
 	audit := backend.NewAuditWriter(db, log)
@@ -223,7 +226,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit, OAuth: oauth}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -376,9 +379,10 @@ type apiSession struct {
 }
 
 type apiError struct {
-	Error   string            `json:"error"`
-	Fields  map[string]string `json:"fields"`
-	Session *apiSession       `json:"session"`
+	Error     string            `json:"error"`
+	Fields    map[string]string `json:"fields"`
+	Session   *apiSession       `json:"session"`
+	SignInURL string            `json:"signInUrl"`
 }
 
 type apiFrame struct {

@@ -47,6 +47,9 @@ type Deps struct {
 	Health Health
 	// Audit records who changed what (audit.go) and shows it to admins.
 	Audit *backend.AuditLog
+	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
+	// and shows each sign-in in a debugger (oauth.go).
+	OAuth *backend.OAuth
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
@@ -176,6 +179,15 @@ func New(cfg Config, deps Deps) *Server {
 	s.post("/servers/:id/delete", editorRole, s.deleteServer)
 	s.post("/servers/:id/reveal", adminRole, s.revealSecrets)
 	s.post("/servers/:id/connect", editorRole, s.connectServer)
+	if deps.OAuth != nil {
+		s.post("/servers/:id/oauth/signin", editorRole, s.oauthSignIn)
+		s.get(oauthCallbackPath, editorRole, s.oauthCallback)
+		s.get("/servers/:id/oauth/flows/:flow", viewerRole, s.showOAuthFlow)
+		s.post("/servers/:id/oauth/flows/:flow/steps/:step/rerun", editorRole, s.rerunOAuthStep)
+		s.post("/servers/:id/oauth/signout", editorRole, s.oauthSignOut)
+		s.post("/servers/:id/oauth/share", editorRole, s.oauthShare)
+		s.post("/servers/:id/oauth/settings", editorRole, s.saveOAuthSettings)
+	}
 	s.post("/sessions/:id/disconnect", editorRole, s.disconnectSession)
 	s.post("/sessions/:id/tools/call", editorRole, s.callTool)
 	s.post("/sessions/:id/prompts/get", editorRole, s.getPrompt)

@@ -69,6 +69,9 @@ func (s *Server) showServer(c echo.Context) error {
 		if v.Drift, err = s.driftView(c.Request().Context(), srv.ID, live); err != nil {
 			return nil, err
 		}
+		if v.OAuth, err = s.oauthCard(c, srv); err != nil {
+			return nil, err
+		}
 		sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions)
 		v.Sessions = sessions
 		return views.OverviewSection(v), err
@@ -122,7 +125,7 @@ func (s *Server) connectServer(c echo.Context) error {
 	if _, live := s.deps.Pool.LiveSession(id); live {
 		return c.Redirect(http.StatusSeeOther, target)
 	}
-	if sess, err := s.deps.Pool.Connect(ctx, id); err != nil {
+	if sess, err := s.deps.Pool.Connect(connectingAs(ctx, c), id); err != nil {
 		if backend.ErrorCodeOf(err) != backend.EUnavailable {
 			return err
 		}

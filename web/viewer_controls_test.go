@@ -84,6 +84,11 @@ func mustControlsSite(t *testing.T, d *dashboard) controlsSite {
 	}
 
 	token := d.MustCSRF(t)
+	// A sign-in to a server that asks for none fails at its first step,
+	// and leaves a flow for the debugger to show.
+	if r := d.postForm(t, "/servers/"+site.servers[0]+"/oauth/signin", url.Values{"_csrf": {token}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("signing in to a server without OAuth: %d\n%s", r.Status, r.Body)
+	}
 	r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/console", sdk), token, url.Values{
 		"mode": {"request"}, "method": {"tools/call"}, "params": {`{"name":"echo","arguments":{"text":"saved"}}`}})
 	m := saveFrameRe.FindStringSubmatch(r.Body)

@@ -70,7 +70,10 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer rec.Close()
 	inbox := backend.NewInbox(hub, inputTimeout)
-	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground", Version: version}, backend.WithRevisions(db))
+	oauth := backend.NewOAuth(db, db, log, nil)
+	defer oauth.Close() // after the pool: its sessions' token refreshes use it
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground", Version: version},
+		backend.WithRevisions(db), backend.WithCredentials(oauth))
 	defer pool.Close()
 	registry := backend.NewRegistry(db, db, pool)
 	cols := backend.NewCollections(db, db, db, pool, log)
@@ -97,7 +100,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	ln, appsLn = lns[0], lns[1]
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
 		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: audit, Health: db})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: audit, Health: db, OAuth: oauth})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}

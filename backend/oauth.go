@@ -1,0 +1,303 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// OAuth signs people in to the authorization servers of OAuth-protected
+// HTTP servers, keeps what they obtain (grants), renews it, and records
+// every exchange as a step of a flow that the debugger shows. It owns the
+// sign-ins in progress: each waits at most signInTimeout for the person's
+// browser to come back, and Close stops them all.
+type OAuth struct {
+	store   OAuthStore
+	servers ServerStore
+	log     *slog.Logger
+	base    http.RoundTripper
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // sign-ins in progress
+
+	mu      sync.Mutex
+	pending map[string]*signIn // by the state of their authorization request
+}
+
+// signInTimeout bounds how long a sign-in waits for the browser to come
+// back from the authorization server.
+const signInTimeout = 10 * time.Minute
+
+// oauthExchangeTimeout bounds one HTTP exchange of a flow.
+const oauthExchangeTimeout = 30 * time.Second
+
+// OAuthClientName is the name the playground registers its clients under.
+const OAuthClientName = "MCP Playground"
+
+// NewOAuth returns the service. base sends its HTTP requests (nil:
+// http.DefaultTransport).
+func NewOAuth(store OAuthStore, servers ServerStore, log *slog.Logger, base http.RoundTripper) *OAuth {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &OAuth{store: store, servers: servers, log: log, base: base, ctx: ctx, cancel: cancel, pending: map[string]*signIn{}}
+}
+
+// Close stops the sign-ins in progress and waits for them. It is idempotent.
+func (o *OAuth) Close() {
+	o.cancel()
+	o.wg.Wait()
+}
+
+// signIn is a sign-in waiting for the browser to come back.
+type signIn struct {
+	flowID, serverID, userID int64
+	authURL                  chan string         // the authorization URL, once known
+	answer                   chan callbackAnswer // the callback's, at most one
+	done                     chan struct{}       // closed when the flow has ended
+	reason                   string              // why it failed, set before done is closed
+}
+
+type callbackAnswer struct {
+	result *auth.AuthorizationResult
+	err    error
+}
+
+// OAuthStart is a sign-in started: its flow, and the authorization
+// server's URL to send the browser to ("" when it failed before).
+type OAuthStart struct {
+	FlowID int64
+	URL    string
+}
+
+// Start begins a sign-in of user to the server's authorization server and
+// returns the URL to send their browser to. redirectURL is the dashboard's
+// callback, which hands the answer to Complete. The flow's first step is a
+// request to the server without credentials, whose refusal names the
+// resource metadata; the official SDK's authorization-code handler does
+// the rest (discovery, registration, PKCE, the code exchange). When the
+// flow fails before the browser is needed, the returned OAuthStart still
+// names the flow, and the error (EUnavailable) says why.
+func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectURL string) (OAuthStart, error) {
+	srv, err := o.servers.GetServer(ctx, serverID)
+	if err != nil {
+		return OAuthStart{}, err
+	}
+	if srv.Transport == TransportStdio {
+		return OAuthStart{}, Errorf(EInvalid, "OAuth sign-in is for HTTP servers; %s runs on this host.", srv.Name)
+	}
+	settings, err := o.store.OAuthSettings(ctx, serverID)
+	if err != nil {
+		return OAuthStart{}, err
+	}
+	flowID, err := o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: serverID, UserID: user.ID, StartedAt: time.Now()})
+	if err != nil {
+		return OAuthStart{}, err
+	}
+	start := OAuthStart{FlowID: flowID}
+	rec := o.recorder(flowID, srv.URL, 0)
+	req, resp, err := o.challenge(ctx, rec, srv.URL)
+	if err != nil {
+		return start, o.fail(flowID, "The server could not be reached: "+err.Error())
+	}
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		resp.Body.Close()
+		return start, o.fail(flowID, fmt.Sprintf("The server answered HTTP %d to a request without credentials: it does not ask for an OAuth sign-in.", resp.StatusCode))
+	}
+	s := &signIn{flowID: flowID, serverID: serverID, userID: user.ID, authURL: make(chan string, 1), answer: make(chan callbackAnswer, 1), done: make(chan struct{})}
+	var got grantedToken
+	h, err := auth.NewAuthorizationCodeHandler(o.handlerConfig(rec, settings, redirectURL, s, &got))
+	if err != nil {
+		resp.Body.Close()
+		return start, o.fail(flowID, "The sign-in could not be set up: "+err.Error())
+	}
+	o.wg.Add(1)
+	go o.run(s, h, req, resp, rec, redirectURL, settings, &got)
+	select {
+	case u := <-s.authURL:
+		start.URL = u
+		return start, nil
+	case <-s.done:
+		return start, Errorf(EUnavailable, "The sign-in failed: %s", s.reason)
+	case <-ctx.Done():
+		return start, Errorf(EUnavailable, "The sign-in did not reach the authorization server in time: %v", ctx.Err())
+	}
+}
+
+// grantedToken is what the SDK's handler obtained: the client
+// configuration and the first token.
+type grantedToken struct {
+	cfg *oauth2.Config
+	tok *oauth2.Token
+}
+
+// handlerConfig configures the SDK's handler for one sign-in: a
+// pre-registered client from the server's settings, else dynamic
+// registration; the authorization URL is handed to Start and the answer
+// awaited from Complete; the token is captured into got.
+func (o *OAuth) handlerConfig(rec *stepRecorder, settings OAuthSettings, redirectURL string, s *signIn, got *grantedToken) *auth.AuthorizationCodeHandlerConfig {
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:         redirectURL,
+		Client:              &http.Client{Transport: rec, Timeout: oauthExchangeTimeout},
+		RequestRefreshToken: true,
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			rec.record(ctx, OAuthStep{FlowID: s.flowID, Kind: OAuthStepAuthorization, Method: http.MethodGet, URL: args.URL, At: time.Now()}, nil)
+			o.await(stateOf(args.URL), s)
+			s.authURL <- args.URL
+			select {
+			case a := <-s.answer:
+				return a.result, a.err
+			case <-ctx.Done():
+				return nil, errors.New("the browser did not come back from the authorization server in time")
+			}
+		},
+		NewTokenSource: func(_ context.Context, c *oauth2.Config, t *oauth2.Token) (oauth2.TokenSource, error) {
+			got.cfg, got.tok = c, t
+			return oauth2.StaticTokenSource(t), nil
+		},
+	}
+	if len(settings.Scopes) > 0 {
+		cfg.ScopeFilter = func([]string) []string { return settings.Scopes }
+	}
+	if settings.ClientID != "" {
+		pre := &oauthex.ClientCredentials{ClientID: settings.ClientID}
+		if settings.ClientSecret != "" {
+			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: settings.ClientSecret}
+		}
+		cfg.PreregisteredClient = pre
+		return cfg
+	}
+	cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+		ClientName: OAuthClientName, RedirectURIs: []string{redirectURL},
+		GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+		TokenEndpointAuthMethod: "none",
+	}}
+	return cfg
+}
+
+// run completes a sign-in in the background: the SDK's Authorize, then the
+// grant and the client registration are stored and the flow ended.
+func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Request, resp *http.Response, rec *stepRecorder,
+	redirectURL string, settings OAuthSettings, got *grantedToken) {
+	defer o.wg.Done()
+	defer close(s.done)
+	defer o.forget(s)
+	ctx, cancel := context.WithTimeout(o.ctx, signInTimeout)
+	defer cancel()
+	if err := h.Authorize(ctx, req, resp); err != nil {
+		s.reason = o.failText(err)
+		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		return
+	}
+	if got.tok == nil {
+		s.reason = "the authorization server gave no token"
+		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		return
+	}
+	method := OAuthClientDynamic
+	if settings.ClientID != "" {
+		method = OAuthClientPreregistered
+	}
+	if err := o.keep(ctx, s, rec.facts, redirectURL, method, got); err != nil {
+		s.reason = "the sign-in succeeded but could not be stored"
+		o.log.Error("storing an OAuth grant", "flow", s.flowID, "err", err)
+		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		return
+	}
+	o.end(s.flowID, OAuthFlowSucceeded, rec.facts.issuer, "")
+}
+
+// keep stores the grant a sign-in obtained and the client it used.
+func (o *OAuth) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirectURL string, method OAuthClientMethod, got *grantedToken) error {
+	ctx = context.WithoutCancel(ctx)
+	secret := newGrantSecret(got.cfg, got.tok)
+	secret.FlowID = s.flowID
+	if err := o.saveGrant(ctx, OAuthGrant{ServerID: s.serverID, UserID: s.userID, Issuer: facts.issuer}, secret); err != nil {
+		return err
+	}
+	return o.store.SaveOAuthClient(ctx, OAuthClient{Issuer: facts.issuer, RedirectURI: redirectURL, ClientID: got.cfg.ClientID,
+		ClientSecret: got.cfg.ClientSecret, Method: method})
+}
+
+// challenge sends the server an initialize request without credentials,
+// recorded as the flow's first step, and returns it with the answer.
+func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, serverURL string) (*http.Request, *http.Response, error) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-playground","version":"0"}}}`
+	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, strings.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := rec.RoundTrip(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Authorize reads only the status and headers: the body can go now,
+	// before ctx ends.
+	resp.Body.Close()
+	resp.Body = http.NoBody
+	return req.WithContext(context.Background()), resp, nil
+}
+
+// recorder returns the step recorder of a flow of the server at serverURL.
+func (o *OAuth) recorder(flowID int64, serverURL string, rerunOf int64) *stepRecorder {
+	return &stepRecorder{base: o.base, store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &oauthFacts{serverURL: serverURL}}
+}
+
+// fail ends a flow that failed before it started in the background and
+// returns the EUnavailable error that says why.
+func (o *OAuth) fail(flowID int64, reason string) error {
+	o.end(flowID, OAuthFlowFailed, "", reason)
+	return &Error{Code: EUnavailable, Message: reason}
+}
+
+// end stores how a flow ended.
+func (o *OAuth) end(flowID int64, status OAuthFlowStatus, issuer, reason string) {
+	if err := o.store.EndOAuthFlow(context.Background(), flowID, status, issuer, reason, time.Now()); err != nil {
+		o.log.Error("ending an OAuth flow", "flow", flowID, "err", err)
+	}
+}
+
+// failText describes why the SDK's Authorize failed, without secrets.
+func (o *OAuth) failText(err error) string {
+	if errors.Is(err, context.Canceled) && o.ctx.Err() != nil {
+		return "the playground shut down"
+	}
+	return redactURLsIn(err.Error())
+}
+
+// redactURLsIn redacts the secret query parameters of the URLs quoted in
+// text (oauth2 quotes the requests it failed).
+func redactURLsIn(text string) string {
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		if strings.Contains(f, "://") && strings.Contains(f, "?") {
+			fields[i] = redactURLText(strings.Trim(f, `"'`))
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+// stateOf returns the state parameter of an authorization URL.
+func stateOf(authURL string) string {
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("state")
+}

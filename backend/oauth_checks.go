@@ -1,0 +1,218 @@
+package backend
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// oauthFacts is what a flow learned from its earlier steps, against which
+// later steps are checked. A flow's steps are recorded one at a time, so
+// it needs no lock of its own.
+type oauthFacts struct {
+	serverURL   string   // the MCP server's URL: the resource
+	authServer  string   // the resource metadata's first authorization server: the issuer expected
+	issuer      string   // the authorization server metadata's issuer
+	askedScopes []string // the scopes the authorization request asked for
+}
+
+// learn updates f from a step and its response body (as received).
+func (f *oauthFacts) learn(s OAuthStep, body []byte) {
+	switch s.Kind {
+	case OAuthStepResourceMetadata:
+		var prm struct {
+			AuthorizationServers []string `json:"authorization_servers"`
+		}
+		if json.Unmarshal(body, &prm) == nil && len(prm.AuthorizationServers) > 0 && s.Status == http.StatusOK {
+			f.authServer = prm.AuthorizationServers[0]
+		}
+	case OAuthStepServerMetadata:
+		var asm struct {
+			Issuer string `json:"issuer"`
+		}
+		if json.Unmarshal(body, &asm) == nil && asm.Issuer != "" && s.Status == http.StatusOK {
+			f.issuer = asm.Issuer
+		}
+	case OAuthStepAuthorization:
+		if u, err := url.Parse(s.URL); err == nil {
+			f.askedScopes = strings.Fields(u.Query().Get("scope"))
+		}
+	}
+}
+
+// checkStep says what was verified about a step, given its response body
+// as received (secrets included: checks name no secret values).
+func (f *oauthFacts) checkStep(s OAuthStep, body []byte) []OAuthCheck {
+	if s.Err != "" {
+		return nil
+	}
+	switch s.Kind {
+	case OAuthStepChallenge:
+		return f.checkChallenge(s)
+	case OAuthStepResourceMetadata:
+		return f.checkResourceMetadata(s, body)
+	case OAuthStepServerMetadata:
+		return f.checkServerMetadata(s, body)
+	case OAuthStepRegistration:
+		return checkRegistration(s, body)
+	case OAuthStepAuthorization:
+		return checkAuthorization(s)
+	case OAuthStepToken, OAuthStepRefresh:
+		return f.checkToken(s, body)
+	}
+	return nil
+}
+
+// statusCheck checks that the step was answered with one of the HTTP
+// statuses want.
+func statusCheck(s OAuthStep, want ...int) OAuthCheck {
+	names := make([]string, len(want))
+	for i, w := range want {
+		names[i] = fmt.Sprint(w)
+	}
+	return OAuthCheck{Name: "Answered HTTP " + strings.Join(names, " or "), OK: slices.Contains(want, s.Status), Detail: fmt.Sprintf("HTTP %d", s.Status)}
+}
+
+func (f *oauthFacts) checkChallenge(s OAuthStep) []OAuthCheck {
+	challenge := strings.Join(s.ResponseHeader["Www-Authenticate"], ", ")
+	checks := []OAuthCheck{
+		statusCheck(s, http.StatusUnauthorized),
+		{Name: "WWW-Authenticate names the Bearer scheme", OK: strings.Contains(strings.ToLower(challenge), "bearer"), Detail: challenge},
+	}
+	c := OAuthCheck{Name: "The challenge points to the resource metadata (resource_metadata)", OK: strings.Contains(challenge, "resource_metadata=")}
+	if !c.OK {
+		c.Detail = "absent: the client tries the well-known URLs"
+	}
+	return append(checks, c)
+}
+
+func (f *oauthFacts) checkResourceMetadata(s OAuthStep, body []byte) []OAuthCheck {
+	if s.Status != http.StatusOK {
+		return []OAuthCheck{statusCheck(s, http.StatusOK)}
+	}
+	var prm struct {
+		Resource             string   `json:"resource"`
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	if err := json.Unmarshal(body, &prm); err != nil {
+		return []OAuthCheck{{Name: "The metadata is JSON", Detail: err.Error()}}
+	}
+	want := []string{f.serverURL}
+	if u, err := url.Parse(s.URL); err == nil && u.Path == "/.well-known/oauth-protected-resource" {
+		if su, err := url.Parse(f.serverURL); err == nil {
+			want = append(want, su.Scheme+"://"+su.Host) // metadata at the root describes the origin
+		}
+	}
+	return []OAuthCheck{
+		{Name: "resource matches the server URL", OK: slices.Contains(want, prm.Resource),
+			Detail: fmt.Sprintf("resource %q, server URL %q", prm.Resource, f.serverURL)},
+		{Name: "authorization_servers names an authorization server", OK: len(prm.AuthorizationServers) > 0,
+			Detail: strings.Join(prm.AuthorizationServers, ", ")},
+	}
+}
+
+func (f *oauthFacts) checkServerMetadata(s OAuthStep, body []byte) []OAuthCheck {
+	if s.Status != http.StatusOK {
+		return []OAuthCheck{statusCheck(s, http.StatusOK)}
+	}
+	var asm struct {
+		Issuer                string   `json:"issuer"`
+		AuthorizationEndpoint string   `json:"authorization_endpoint"`
+		TokenEndpoint         string   `json:"token_endpoint"`
+		RegistrationEndpoint  string   `json:"registration_endpoint"`
+		CodeChallengeMethods  []string `json:"code_challenge_methods_supported"`
+	}
+	if err := json.Unmarshal(body, &asm); err != nil {
+		return []OAuthCheck{{Name: "The metadata is JSON", Detail: err.Error()}}
+	}
+	return []OAuthCheck{
+		{Name: "issuer equals the authorization server named by the resource", OK: f.authServer != "" && asm.Issuer == f.authServer,
+			Detail: fmt.Sprintf("issuer %q, expected %q", asm.Issuer, f.authServer)},
+		{Name: "code_challenge_methods_supported has S256 (PKCE)", OK: slices.Contains(asm.CodeChallengeMethods, "S256"),
+			Detail: strings.Join(asm.CodeChallengeMethods, ", ")},
+		{Name: "authorization and token endpoints are given", OK: asm.AuthorizationEndpoint != "" && asm.TokenEndpoint != ""},
+		{Name: "a registration endpoint is given (dynamic client registration)", OK: asm.RegistrationEndpoint != "",
+			Detail: "needed only without a pre-registered client"},
+	}
+}
+
+func checkRegistration(s OAuthStep, body []byte) []OAuthCheck {
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	_ = json.Unmarshal(body, &reg)
+	return []OAuthCheck{
+		statusCheck(s, http.StatusCreated, http.StatusOK),
+		{Name: "client_id is given", OK: reg.ClientID != "", Detail: reg.ClientID},
+	}
+}
+
+func checkAuthorization(s OAuthStep) []OAuthCheck {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return []OAuthCheck{{Name: "The authorization URL parses", Detail: err.Error()}}
+	}
+	q := u.Query()
+	return []OAuthCheck{
+		{Name: "PKCE with S256", OK: q.Get("code_challenge_method") == "S256" && q.Get("code_challenge") != "", Detail: q.Get("code_challenge_method")},
+		{Name: "state is set", OK: q.Get("state") != ""},
+		{Name: "resource names the server (RFC 8707)", OK: q.Get("resource") != "", Detail: q.Get("resource")},
+	}
+}
+
+func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
+	if s.Status != http.StatusOK {
+		var e struct {
+			Error       string `json:"error"`
+			Description string `json:"error_description"`
+		}
+		_ = json.Unmarshal(body, &e)
+		detail := fmt.Sprintf("HTTP %d", s.Status)
+		if e.Error != "" {
+			detail += ": " + strings.TrimSpace(e.Error+" "+e.Description)
+		}
+		return []OAuthCheck{{Name: "Answered HTTP 200", Detail: detail}}
+	}
+	var tok struct {
+		TokenType    string `json:"token_type"`
+		ExpiresIn    *int64 `json:"expires_in"`
+		Scope        string `json:"scope"`
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := json.Unmarshal(body, &tok); err != nil {
+		return []OAuthCheck{{Name: "The answer is JSON", Detail: err.Error()}}
+	}
+	checks := []OAuthCheck{
+		{Name: "An access token is given", OK: tok.AccessToken != ""},
+		{Name: "token_type is Bearer", OK: strings.EqualFold(tok.TokenType, "bearer"), Detail: tok.TokenType},
+		{Name: "expires_in is given", OK: tok.ExpiresIn != nil},
+	}
+	if tok.ExpiresIn != nil {
+		checks[2].Detail = fmt.Sprintf("%d s", *tok.ExpiresIn)
+	}
+	if s.Kind == OAuthStepToken {
+		checks = append(checks, OAuthCheck{Name: "A refresh token is given", OK: tok.RefreshToken != "", Detail: "without one, the sign-in lasts as long as the access token"})
+	}
+	granted := strings.Fields(tok.Scope)
+	scopes := OAuthCheck{Name: "The scopes asked for were granted", OK: true}
+	switch {
+	case len(f.askedScopes) == 0:
+		scopes.Detail = "none were asked for; granted: " + tok.Scope
+	case tok.Scope == "":
+		scopes.Detail = "the answer names no scope: all asked for are granted"
+	default:
+		var missing []string
+		for _, want := range f.askedScopes {
+			if !slices.Contains(granted, want) {
+				missing = append(missing, want)
+			}
+		}
+		scopes.OK = len(missing) == 0
+		scopes.Detail = fmt.Sprintf("asked: %s; granted: %s", strings.Join(f.askedScopes, " "), tok.Scope)
+	}
+	return append(checks, scopes)
+}

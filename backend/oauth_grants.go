@@ -1,0 +1,48 @@
+package backend
+
+import "context"
+
+// Grants returns the server's grants, newest first.
+func (o *OAuth) Grants(ctx context.Context, serverID int64) ([]OAuthGrant, error) {
+	return o.store.OAuthGrants(ctx, serverID)
+}
+
+// SignOut forgets a person's grant for the server. Sessions open with it
+// keep their token until they end.
+func (o *OAuth) SignOut(ctx context.Context, serverID, userID int64) error {
+	return o.store.DeleteOAuthGrant(ctx, serverID, userID)
+}
+
+// Share sets whether a person's own grant for the server serves the
+// teammates who have none; ENotFound when they have no grant.
+func (o *OAuth) Share(ctx context.Context, serverID, userID int64, shared bool) error {
+	return o.store.ShareOAuthGrant(ctx, serverID, userID, shared)
+}
+
+// Flow returns one of the server's flows with its steps; ENotFound when
+// the flow is another server's.
+func (o *OAuth) Flow(ctx context.Context, serverID, flowID int64) (OAuthFlow, error) {
+	f, err := o.store.OAuthFlow(ctx, flowID)
+	if err == nil && f.ServerID != serverID {
+		return OAuthFlow{}, Errorf(ENotFound, "Sign-in %d is not one of this server's.", flowID)
+	}
+	return f, err
+}
+
+// recentFlows is how many of a server's flows its page lists.
+const recentFlows = 10
+
+// Flows returns the server's latest flows, without their steps.
+func (o *OAuth) Flows(ctx context.Context, serverID int64) ([]OAuthFlow, error) {
+	return o.store.OAuthFlows(ctx, serverID, recentFlows)
+}
+
+// Settings returns the server's OAuth settings.
+func (o *OAuth) Settings(ctx context.Context, serverID int64) (OAuthSettings, error) {
+	return o.store.OAuthSettings(ctx, serverID)
+}
+
+// SaveSettings stores the server's OAuth settings; the next sign-in uses them.
+func (o *OAuth) SaveSettings(ctx context.Context, serverID int64, s OAuthSettings) error {
+	return o.store.SaveOAuthSettings(ctx, serverID, s)
+}

@@ -1,0 +1,126 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// What an OAuth step stores has its secrets replaced by redactedValue:
+// credential headers, and the values of oauthSecretFields in URL queries,
+// form bodies and JSON bodies. The debugger shows steps to every viewer,
+// and the database keeps them in plain text.
+const redactedValue = "[redacted]"
+
+// oauthSecretFields are the parameters and JSON members that carry
+// secrets in OAuth exchanges.
+var oauthSecretFields = map[string]bool{
+	"client_secret": true, "code": true, "code_verifier": true, "access_token": true, "refresh_token": true,
+	"id_token": true, "registration_access_token": true, "client_assertion": true, "assertion": true,
+	"subject_token": true, "actor_token": true, "password": true,
+}
+
+// oauthSecretHeaders are the headers whose values are always secret.
+var oauthSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "Dpop"}
+
+// redactHeader returns a copy of h with the credential headers' values
+// replaced.
+func redactHeader(h http.Header) map[string][]string {
+	out := h.Clone()
+	if out == nil {
+		return map[string][]string{}
+	}
+	for _, name := range oauthSecretHeaders {
+		if vs := out.Values(name); len(vs) > 0 {
+			out[http.CanonicalHeaderKey(name)] = []string{redactedValue}
+		}
+	}
+	return out
+}
+
+// redactQuery replaces the values of secret parameters in a URL-encoded
+// query or form, keeping the order and spelling of the others.
+func redactQuery(q string) string {
+	if q == "" {
+		return q
+	}
+	pairs := strings.Split(q, "&")
+	for i, p := range pairs {
+		key, _, _ := strings.Cut(p, "=")
+		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[name] {
+			pairs[i] = key + "=" + redactedValue
+		}
+	}
+	return strings.Join(pairs, "&")
+}
+
+// redactURL returns u as text with its secret query parameters replaced.
+func redactURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery = redactQuery(c.RawQuery)
+	return c.String()
+}
+
+// redactURLText is redactURL for a URL given as text; text that does not
+// parse is kept whole only when it has no query.
+func redactURLText(text string) string {
+	u, err := url.Parse(text)
+	if err != nil {
+		base, _, _ := strings.Cut(text, "?")
+		return base
+	}
+	return redactURL(u)
+}
+
+// redactBody returns an exchange's body as text with its secrets
+// replaced: form bodies by parameter, JSON objects by member (at any
+// depth). Other bodies are kept as they are.
+func redactBody(contentType string, body []byte) string {
+	switch {
+	case len(body) == 0:
+		return ""
+	case strings.HasPrefix(contentType, "application/x-www-form-urlencoded"):
+		return redactQuery(string(body))
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return string(body)
+	}
+	if !redactJSON(v) {
+		return string(body)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return string(body)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// redactJSON replaces secret members in v and reports whether it did.
+func redactJSON(v any) bool {
+	changed := false
+	switch t := v.(type) {
+	case map[string]any:
+		for k, member := range t {
+			if oauthSecretFields[k] {
+				if s, ok := member.(string); !ok || s != redactedValue {
+					t[k] = redactedValue
+					changed = true
+				}
+				continue
+			}
+			changed = redactJSON(member) || changed
+		}
+	case []any:
+		for _, e := range t {
+			changed = redactJSON(e) || changed
+		}
+	}
+	return changed
+}

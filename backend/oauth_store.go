@@ -1,0 +1,84 @@
+package backend
+
+import (
+	"context"
+	"time"
+)
+
+// OAuthSettings are a server's own OAuth settings: a client registered
+// with its authorization server beforehand, and scopes to ask for instead
+// of those the server names.
+type OAuthSettings struct {
+	ClientID     string // "" registers a client dynamically
+	ClientSecret string // "" for a public client
+	Scopes       []string
+}
+
+// OAuthClientMethod says how a client came to be registered.
+type OAuthClientMethod string
+
+const (
+	OAuthClientPreregistered OAuthClientMethod = "preregistered"
+	OAuthClientDynamic       OAuthClientMethod = "dcr"
+	OAuthClientMetadataDoc   OAuthClientMethod = "cimd"
+)
+
+// OAuthClient is a client registered with an authorization server for one
+// redirect URI.
+type OAuthClient struct {
+	Issuer       string
+	RedirectURI  string
+	ClientID     string
+	ClientSecret string
+	Method       OAuthClientMethod
+	CreatedAt    time.Time
+}
+
+// OAuthStore keeps OAuth settings, client registrations, grants and the
+// recorded sign-in flows. Client secrets and tokens are sealed at rest.
+type OAuthStore interface {
+	// OAuthSettings returns the server's settings (zero when it has none).
+	OAuthSettings(ctx context.Context, serverID int64) (OAuthSettings, error)
+	SaveOAuthSettings(ctx context.Context, serverID int64, s OAuthSettings) error
+
+	// OAuthClient returns the client registered with issuer for
+	// redirectURI; false when there is none.
+	OAuthClient(ctx context.Context, issuer, redirectURI string) (OAuthClient, bool, error)
+	// SaveOAuthClient stores c, replacing the client of its issuer and
+	// redirect URI.
+	SaveOAuthClient(ctx context.Context, c OAuthClient) error
+
+	// SaveOAuthGrant stores a person's grant for a server with its token
+	// (opaque, sealed at rest), replacing theirs and keeping it shared if
+	// it was.
+	SaveOAuthGrant(ctx context.Context, g OAuthGrant, token []byte) error
+	// OAuthGrant returns a person's grant for a server and its token;
+	// false when there is none.
+	OAuthGrant(ctx context.Context, serverID, userID int64) (OAuthGrant, []byte, bool, error)
+	// SharedOAuthGrant returns the most recently updated shared grant of
+	// the server; false when there is none.
+	SharedOAuthGrant(ctx context.Context, serverID int64) (OAuthGrant, []byte, bool, error)
+	// OAuthGrants lists the server's grants, newest first.
+	OAuthGrants(ctx context.Context, serverID int64) ([]OAuthGrant, error)
+	// DeleteOAuthGrant forgets a person's grant; none is not an error.
+	DeleteOAuthGrant(ctx context.Context, serverID, userID int64) error
+	// ShareOAuthGrant sets whether a person's grant is shared; ENotFound
+	// without one.
+	ShareOAuthGrant(ctx context.Context, serverID, userID int64, shared bool) error
+
+	// CreateOAuthFlow stores a new running flow and returns its id.
+	CreateOAuthFlow(ctx context.Context, f OAuthFlow) (int64, error)
+	// EndOAuthFlow stores how the flow ended.
+	EndOAuthFlow(ctx context.Context, id int64, status OAuthFlowStatus, issuer, reason string, at time.Time) error
+	// AddOAuthStep appends a step to its flow (its Seq is assigned) and
+	// returns its id.
+	AddOAuthStep(ctx context.Context, s OAuthStep) (int64, error)
+	// OAuthFlow returns a flow with its steps in order; ENotFound when
+	// there is none.
+	OAuthFlow(ctx context.Context, id int64) (OAuthFlow, error)
+	// OAuthStep returns one step; ENotFound when there is none.
+	OAuthStep(ctx context.Context, id int64) (OAuthStep, error)
+	// OAuthFlows returns the server's latest flows without their steps,
+	// newest first, at most limit.
+	OAuthFlows(ctx context.Context, serverID int64, limit int) ([]OAuthFlow, error)
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+type flowRow struct {
+	ID        int64  `db:"id"`
+	ServerID  int64  `db:"server_id"`
+	UserID    int64  `db:"user_id"`
+	UserName  string `db:"user_name"`
+	Issuer    string `db:"issuer"`
+	Status    string `db:"status"`
+	Err       string `db:"err"`
+	StartedAt int64  `db:"started_at"`
+	EndedAt   int64  `db:"ended_at"`
+}
+
+const flowColumns = `f.id, f.server_id, f.user_id, u.name AS user_name, f.issuer, f.status, f.err, f.started_at, f.ended_at
+	FROM oauth_flows f JOIN users u ON u.id = f.user_id`
+
+func (r flowRow) flow() backend.OAuthFlow {
+	f := backend.OAuthFlow{ID: r.ID, ServerID: r.ServerID, UserID: r.UserID, UserName: r.UserName, Issuer: r.Issuer,
+		Status: backend.OAuthFlowStatus(r.Status), Err: r.Err, StartedAt: fromUnixNano(r.StartedAt)}
+	if r.EndedAt != 0 {
+		f.EndedAt = fromUnixNano(r.EndedAt)
+	}
+	return f
+}
+
+type stepRow struct {
+	ID             int64  `db:"id"`
+	FlowID         int64  `db:"flow_id"`
+	Seq            int    `db:"seq"`
+	Kind           string `db:"kind"`
+	Title          string `db:"title"`
+	Method         string `db:"method"`
+	URL            string `db:"url"`
+	RequestHeader  string `db:"request_header"`
+	RequestBody    string `db:"request_body"`
+	Status         int    `db:"status"`
+	ResponseHeader string `db:"response_header"`
+	ResponseBody   string `db:"response_body"`
+	Err            string `db:"err"`
+	Checks         string `db:"checks"`
+	ElapsedNS      int64  `db:"elapsed_ns"`
+	At             int64  `db:"at"`
+	RerunOf        int64  `db:"rerun_of"`
+}
+
+func (r stepRow) step() (backend.OAuthStep, error) {
+	s := backend.OAuthStep{ID: r.ID, FlowID: r.FlowID, Seq: r.Seq, Kind: backend.OAuthStepKind(r.Kind), Title: r.Title,
+		Method: r.Method, URL: r.URL, RequestBody: r.RequestBody, Status: r.Status, ResponseBody: r.ResponseBody, Err: r.Err,
+		Elapsed: time.Duration(r.ElapsedNS), At: fromUnixNano(r.At), RerunOf: r.RerunOf}
+	for _, j := range []struct {
+		text string
+		into any
+	}{{r.RequestHeader, &s.RequestHeader}, {r.ResponseHeader, &s.ResponseHeader}, {r.Checks, &s.Checks}} {
+		if err := json.Unmarshal([]byte(j.text), j.into); err != nil {
+			return s, fmt.Errorf("store: OAuth step %d: %w", r.ID, err)
+		}
+	}
+	return s, nil
+}
+
+// CreateOAuthFlow implements backend.OAuthStore.
+func (d *DB) CreateOAuthFlow(ctx context.Context, f backend.OAuthFlow) (int64, error) {
+	res, err := d.db.ExecContext(ctx, `INSERT INTO oauth_flows (server_id, user_id, issuer, status, started_at) VALUES (?, ?, ?, ?, ?)`,
+		f.ServerID, f.UserID, f.Issuer, string(backend.OAuthFlowRunning), unixNano(f.StartedAt))
+	if err != nil {
+		return 0, fmt.Errorf("store: create OAuth flow: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// EndOAuthFlow implements backend.OAuthStore.
+func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status backend.OAuthFlowStatus, issuer, reason string, at time.Time) error {
+	_, err := d.db.ExecContext(ctx, `UPDATE oauth_flows SET status = ?, issuer = CASE WHEN ? = '' THEN issuer ELSE ? END, err = ?, ended_at = ? WHERE id = ?`,
+		string(status), issuer, issuer, reason, unixNano(at), id)
+	if err != nil {
+		return fmt.Errorf("store: end OAuth flow %d: %w", id, err)
+	}
+	return nil
+}
+
+// AddOAuthStep implements backend.OAuthStore.
+func (d *DB) AddOAuthStep(ctx context.Context, s backend.OAuthStep) (int64, error) {
+	jsonOf := func(v any, empty string) string {
+		b, err := json.Marshal(v)
+		if err != nil || string(b) == "null" {
+			return empty
+		}
+		return string(b)
+	}
+	res, err := d.db.ExecContext(ctx, `INSERT INTO oauth_steps (flow_id, seq, kind, title, method, url, request_header, request_body, status,
+		response_header, response_body, err, checks, elapsed_ns, at, rerun_of)
+		VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM oauth_steps WHERE flow_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.FlowID, s.FlowID, string(s.Kind), s.Title, s.Method, s.URL, jsonOf(s.RequestHeader, "{}"), s.RequestBody, s.Status,
+		jsonOf(s.ResponseHeader, "{}"), s.ResponseBody, s.Err, jsonOf(s.Checks, "[]"), int64(s.Elapsed), unixNano(s.At), s.RerunOf)
+	if err != nil {
+		return 0, fmt.Errorf("store: add OAuth step: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// OAuthFlow implements backend.OAuthStore.
+func (d *DB) OAuthFlow(ctx context.Context, id int64) (backend.OAuthFlow, error) {
+	var r flowRow
+	err := d.db.GetContext(ctx, &r, `SELECT `+flowColumns+` WHERE f.id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.OAuthFlow{}, backend.Errorf(backend.ENotFound, "Sign-in %d does not exist.", id)
+	}
+	if err != nil {
+		return backend.OAuthFlow{}, fmt.Errorf("store: OAuth flow %d: %w", id, err)
+	}
+	f := r.flow()
+	var steps []stepRow
+	if err := d.db.SelectContext(ctx, &steps, `SELECT * FROM oauth_steps WHERE flow_id = ? ORDER BY seq`, id); err != nil {
+		return f, fmt.Errorf("store: OAuth flow %d steps: %w", id, err)
+	}
+	for _, sr := range steps {
+		s, err := sr.step()
+		if err != nil {
+			return f, err
+		}
+		f.Steps = append(f.Steps, s)
+	}
+	return f, nil
+}
+
+// OAuthStep implements backend.OAuthStore.
+func (d *DB) OAuthStep(ctx context.Context, id int64) (backend.OAuthStep, error) {
+	var r stepRow
+	err := d.db.GetContext(ctx, &r, `SELECT * FROM oauth_steps WHERE id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.OAuthStep{}, backend.Errorf(backend.ENotFound, "Step %d does not exist.", id)
+	}
+	if err != nil {
+		return backend.OAuthStep{}, fmt.Errorf("store: OAuth step %d: %w", id, err)
+	}
+	return r.step()
+}
+
+// OAuthFlows implements backend.OAuthStore.
+func (d *DB) OAuthFlows(ctx context.Context, serverID int64, limit int) ([]backend.OAuthFlow, error) {
+	var rows []flowRow
+	if err := d.db.SelectContext(ctx, &rows, `SELECT `+flowColumns+` WHERE f.server_id = ? ORDER BY f.id DESC LIMIT ?`, serverID, limit); err != nil {
+		return nil, fmt.Errorf("store: OAuth flows: %w", err)
+	}
+	out := make([]backend.OAuthFlow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.flow())
+	}
+	return out, nil
+}
+
+var _ backend.OAuthStore = (*DB)(nil)

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// OAuth client secrets and tokens are sealed in the files, and key
+// rotation re-seals them: they still open with the new key.
+func TestOAuthSecretsAreSealedAndRotated(t *testing.T) {
+	const token, clientSecret, settingsSecret = "access-token-in-the-grant", "dcr-client-secret", "preregistered-secret"
+	path := filepath.Join(t.TempDir(), "playground.db")
+	ctx := testContext(t)
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvID := MustCreateServer(t, d, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "https://mcp.example/mcp"})
+	u, err := d.CreateUser(ctx, backend.User{Name: "ann", Role: backend.RoleEditor}, "hash", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := backend.OAuthGrant{ServerID: srvID, UserID: u.ID, Issuer: "https://as.example", ClientID: "c1", Scopes: []string{"mcp"}, HasRefresh: true}
+	if err := d.SaveOAuthGrant(ctx, g, []byte(`{"token":{"access_token":"`+token+`"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveOAuthClient(ctx, backend.OAuthClient{Issuer: g.Issuer, RedirectURI: "http://127.0.0.1/oauth/callback", ClientID: "c1",
+		ClientSecret: clientSecret, Method: backend.OAuthClientDynamic}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveOAuthSettings(ctx, srvID, backend.OAuthSettings{ClientID: "pre", ClientSecret: settingsSecret}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{token, clientSecret, settingsSecret}
+	if found := findInFiles(t, path, secrets); len(found) > 0 {
+		t.Fatalf("in plain text in the files: %v", found)
+	}
+	if _, err := RotateKey(ctx, path, KeySource{}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	d = MustOpenPath(t, path)
+	got, raw, ok, err := d.OAuthGrant(ctx, srvID, u.ID)
+	if err != nil || !ok || !strings.Contains(string(raw), token) || got.Issuer != g.Issuer || !got.HasRefresh || got.UserName != "ann" {
+		t.Errorf("the grant after rotation: %+v %q %v %v", got, raw, ok, err)
+	}
+	if c, ok, err := d.OAuthClient(ctx, g.Issuer, "http://127.0.0.1/oauth/callback"); err != nil || !ok || c.ClientSecret != clientSecret {
+		t.Errorf("the client after rotation: %+v %v %v", c, ok, err)
+	}
+	if s, err := d.OAuthSettings(ctx, srvID); err != nil || s.ClientSecret != settingsSecret || s.ClientID != "pre" {
+		t.Errorf("the settings after rotation: %+v %v", s, err)
+	}
+}
