@@ -64,13 +64,15 @@ func oauthOK(ok bool) string {
 	return "false"
 }
 
-// oauthSummary counts a flow's steps, checks and refreshes in one line.
+// oauthSummary counts a flow's steps, the checks of its own steps and
+// refreshes (not those of re-runs), and its re-runs, in one line.
 func oauthSummary(f backend.OAuthFlow) string {
 	var steps, reruns, refreshes, checks, failed int
 	for _, s := range f.Steps {
 		switch {
 		case s.RerunOf != 0:
 			reruns++
+			continue // its checks are the re-run's, not the sign-in's
 		case s.Kind == backend.OAuthStepRefresh:
 			refreshes++
 		default:
