@@ -3,7 +3,9 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -17,9 +19,9 @@ var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 
 // Credentials returns the credentials that connect userID to the server:
 // the access token of their grant, else of the server's shared grant,
-// refreshed when it expires (each refresh a recorded flow, its new token
-// stored). Without a grant the requests go unsigned and a refusal fails
-// with ErrOAuthSignInNeeded.
+// refreshed when it expires or the server refuses it (each refresh a
+// recorded step, its new token stored). Without a grant the requests go
+// unsigned and a refusal fails with ErrOAuthSignInNeeded.
 func (o *OAuth) Credentials(ctx context.Context, srv Server, userID int64) (mcpclient.Credentials, error) {
 	g, secret, ok, err := o.grant(ctx, srv.ID, userID)
 	if err != nil {
@@ -28,47 +30,42 @@ func (o *OAuth) Credentials(ctx context.Context, srv Server, userID int64) (mcpc
 	if !ok {
 		return signInNeeded{}, nil
 	}
-	refresher := &tokenRefresher{o: o, srv: srv, grant: g, secret: secret}
-	return grantCredentials{ts: oauth2.ReuseTokenSourceWithExpiry(secret.Token, refresher, earlyExpiry(secret.Token))}, nil
+	return &grantCredentials{o: o, srv: srv, grant: g, secret: secret}, nil
 }
 
-// earlyExpiry is how long before its expiry a token is renewed: ten
-// seconds (oauth2's default, for clock skew), a quarter of the lifetime
-// of a token that lives less than 40 seconds, so that it is not renewed
-// on every request.
-func earlyExpiry(tok *oauth2.Token) time.Duration {
-	const skew = 10 * time.Second
-	if tok.ExpiresIn <= 0 {
-		return skew
+// grantCredentials sign requests with a grant's access token, renewed
+// with its refresh token shortly before it expires (earlyExpiry) and when
+// the server refuses it. A token that cannot be had (the refresh failed)
+// leaves the request unsigned, so that the server's refusal says a
+// sign-in is needed. Safe for concurrent use.
+type grantCredentials struct {
+	o     *OAuth
+	srv   Server
+	grant OAuthGrant
+
+	mu     sync.Mutex
+	secret grantSecret // its Token is the current one
+}
+
+// token returns the current access token, refreshed first when it is
+// about to expire or renew is set.
+func (c *grantCredentials) token(renew bool) (*oauth2.Token, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tok := c.secret.Token
+	if !renew && tok.AccessToken != "" && (tok.Expiry.IsZero() || time.Until(tok.Expiry) > earlyExpiry(tok)) {
+		return tok, nil
 	}
-	return max(time.Millisecond, min(skew, time.Duration(tok.ExpiresIn)*time.Second/4))
-}
-
-// tokenRefresher is the oauth2.TokenSource behind a grant's access token:
-// called when the token has expired, never concurrently (the
-// ReuseTokenSource around it serializes calls).
-type tokenRefresher struct {
-	o      *OAuth
-	srv    Server
-	grant  OAuthGrant
-	secret grantSecret
-}
-
-func (r *tokenRefresher) Token() (*oauth2.Token, error) {
-	tok, err := r.o.refresh(r.o.ctx, r.srv, r.grant, r.secret, 0, 0)
-	if err == nil {
-		r.secret.Token = tok
+	fresh, err := c.o.refresh(c.o.ctx, c.srv, c.grant, c.secret, 0, 0)
+	if err != nil {
+		return nil, err
 	}
-	return tok, err
+	c.secret.Token = fresh
+	return fresh, nil
 }
 
-// grantCredentials sign requests with a grant's access token. A token
-// that cannot be had (the refresh failed) leaves the request unsigned, so
-// that the server's refusal says a sign-in is needed.
-type grantCredentials struct{ ts oauth2.TokenSource }
-
-func (c grantCredentials) Sign(req *http.Request) error {
-	tok, err := c.ts.Token()
+func (c *grantCredentials) Sign(req *http.Request) error {
+	tok, err := c.token(false)
 	if err != nil {
 		return nil
 	}
@@ -76,8 +73,29 @@ func (c grantCredentials) Sign(req *http.Request) error {
 	return nil
 }
 
-func (grantCredentials) Refused(context.Context, *http.Request, *http.Response) error {
-	return ErrOAuthSignInNeeded
+// Refused renews a refused access token once (the server may have
+// revoked it, or its clock runs ahead); a token that cannot be renewed,
+// and a refusal for want of scopes (403), need a new sign-in.
+func (c *grantCredentials) Refused(_ context.Context, _ *http.Request, resp *http.Response) error {
+	if resp.StatusCode != http.StatusUnauthorized {
+		return ErrOAuthSignInNeeded
+	}
+	if _, err := c.token(true); err != nil {
+		return fmt.Errorf("%w: %v", ErrOAuthSignInNeeded, err)
+	}
+	return nil
+}
+
+// earlyExpiry is how long before its expiry a token is renewed: ten
+// seconds (oauth2's default, for clock skew), a tenth of the lifetime of
+// a token that lives less than 100 seconds, so that it is not renewed on
+// every request.
+func earlyExpiry(tok *oauth2.Token) time.Duration {
+	const skew = 10 * time.Second
+	if tok.ExpiresIn <= 0 {
+		return skew
+	}
+	return min(skew, time.Duration(tok.ExpiresIn)*time.Second/10)
 }
 
 // signInNeeded are the credentials of a server nobody signed in to.

@@ -26,8 +26,10 @@ func oauthFlowPath(serverID, flowID int64) string {
 }
 
 // oauthSignIn starts a sign-in of the person to the server's
-// authorization server and sends their browser there; when the sign-in
-// fails before that, to its debugger page, which says why.
+// authorization server and answers with the page that sends their
+// browser there (views.OAuthContinuePage says why not a redirect); when
+// the sign-in fails before that, it sends them to its debugger page,
+// which says why.
 func (s *Server) oauthSignIn(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
@@ -43,7 +45,7 @@ func (s *Server) oauthSignIn(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, oauthFlowPath(id, start.FlowID))
 	}
-	return c.Redirect(http.StatusSeeOther, start.URL)
+	return render(c, http.StatusOK, views.OAuthContinuePage("Signing in", start.URL, oauthFlowPath(id, start.FlowID)))
 }
 
 // oauthCallback receives the authorization server's redirect (a top-level

@@ -199,6 +199,14 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 		"refresh_token": refresh, "scope": "mcp offline_access"})
 }
 
+// revokeAccessTokens forgets every access token issued, as a server
+// that revoked them: the MCP server refuses them from now on.
+func (as *testAS) revokeAccessTokens() {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	clear(as.access)
+}
+
 // lastAccessToken is the access token issued last, and how many refreshes
 // succeeded.
 func (as *testAS) lastAccessToken() (string, int) {

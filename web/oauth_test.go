@@ -2,7 +2,9 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
@@ -25,15 +27,23 @@ func (d *dashboard) csrfWith(t *testing.T, client *http.Client) string {
 	return m[1]
 }
 
+var continueRe = regexp.MustCompile(`<meta http-equiv="refresh" content="0;url=([^"]+)"`)
+
 // startOAuthSignIn presses Sign in on the server's page as client and
-// returns where the dashboard sends the browser.
+// returns where the dashboard sends the browser: the authorization
+// server (through the page that continues there), or the debugger of a
+// sign-in that failed before.
 func (d *dashboard) startOAuthSignIn(t *testing.T, client *http.Client, serverID int64) string {
 	t.Helper()
 	r := d.postFormWith(t, client, fmt.Sprintf("/servers/%d/oauth/signin", serverID), url.Values{"_csrf": {d.csrfWith(t, client)}})
-	if r.Status != http.StatusSeeOther {
-		t.Fatalf("Sign in: %d\n%s", r.Status, r.Body)
+	if r.Status == http.StatusSeeOther {
+		return r.Header.Get("Location")
 	}
-	return r.Header.Get("Location")
+	m := continueRe.FindStringSubmatch(r.Body)
+	if r.Status != http.StatusOK || m == nil {
+		t.Fatalf("Sign in: %d, neither a redirect nor a refresh to the authorization server\n%s", r.Status, r.Body)
+	}
+	return html.UnescapeString(m[1])
 }
 
 // callback follows the authorization server's redirect to the dashboard
@@ -184,6 +194,21 @@ func TestOAuthRefreshAfterExpiryStoresTheNewToken(t *testing.T) {
 	}
 }
 
+func TestOAuthRefusedAccessTokenIsRenewedOnce(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{})
+	srv := d.MustAPIServer(t, map[string]any{"name": "revoking", "transport": "http", "url": as.MCPURL})
+	d.mustOAuthSignIn(t, as, srv.ID)
+	sess := d.MustAPISession(t, srv.ID)
+	as.revokeAccessTokens()
+
+	r := d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/sessions/%d/requests", sess.ID),
+		map[string]any{"method": "tools/call", "params": map[string]any{"name": "whoami", "arguments": map[string]any{}}}, nil)
+	if _, refreshes := as.lastAccessToken(); r.Status != http.StatusOK || !strings.Contains(r.Body, "subject=alice") || refreshes != 1 {
+		t.Fatalf("whoami after the server revoked the access token: %d %s, %d refreshes; want it answered after one refresh", r.Status, r.Body, refreshes)
+	}
+}
+
 func TestOAuthCallbackInAnotherPersonsBrowserIsRefused(t *testing.T) {
 	d := MustDashboard(t)
 	as := mustTestAS(t, testASOptions{})
@@ -246,5 +271,50 @@ func TestOAuthStepsRerunUnderTheirOriginal(t *testing.T) {
 	}
 	if !strings.Contains(page, "invalid_grant") {
 		t.Errorf("the re-run code exchange does not show the authorization server's invalid_grant")
+	}
+}
+
+func TestOAuthSharedSignInConnectsTeammatesUntilItsOwnerSignsOut(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{})
+	srv := d.MustAPIServer(t, map[string]any{"name": "team", "transport": "http", "url": as.MCPURL})
+	bob := d.mustAccount(t, "bob", backend.RoleEditor)
+	bobClient := newClient()
+	d.mustSignIn(t, bobClient, "bob")
+	connectAsBob := func() response {
+		req := d.newRequest(t, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID), nil)
+		req.Header.Set("Authorization", "Bearer "+bob.token)
+		req.Header.Set("Content-Type", "application/json")
+		return d.do(t, req)
+	}
+	d.mustOAuthSignIn(t, as, srv.ID)
+	if r := connectAsBob(); r.Status == http.StatusCreated || !strings.Contains(r.Body, "needs OAuth sign-in") {
+		t.Fatalf("bob connects with the admin's unshared sign-in: %d %s", r.Status, r.Body)
+	}
+	if r := d.postFormWith(t, bobClient, fmt.Sprintf("/servers/%d/oauth/share", srv.ID), url.Values{"_csrf": {d.csrfWith(t, bobClient)}, "shared": {"1"}}); r.Status != http.StatusNotFound {
+		t.Errorf("bob shares a sign-in he does not have: %d", r.Status)
+	}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/share", srv.ID), url.Values{"_csrf": {d.MustCSRF(t)}, "shared": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("sharing: %d %s", r.Status, r.Body)
+	}
+	if card := d.doWith(t, bobClient, d.newRequest(t, http.MethodGet, fmt.Sprintf("/servers/%d", srv.ID), nil)).Body; !strings.Contains(card, "admin shares their sign-in with the team") {
+		t.Errorf("bob's Authorization card does not say whose shared sign-in he uses")
+	}
+	r := connectAsBob()
+	if r.Status != http.StatusCreated {
+		t.Fatalf("bob connects with the shared sign-in: %d %s", r.Status, r.Body)
+	}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/signout", srv.ID), url.Values{"_csrf": {d.MustCSRF(t)}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("signing out: %d %s", r.Status, r.Body)
+	}
+	var sess apiSession
+	if err := json.Unmarshal([]byte(r.Body), &sess); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.pool.Disconnect(context.Background(), sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r := connectAsBob(); r.Status == http.StatusCreated {
+		t.Errorf("bob still connects after the owner signed out: %d %s", r.Status, r.Body)
 	}
 }
