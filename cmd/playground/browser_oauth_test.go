@@ -42,7 +42,6 @@ const e2eOAuthStepsJS = `Array.from(document.querySelectorAll('[data-testid="oau
 // PLAYGROUND_SCREENSHOT_DIR set it saves the approve page, the
 // authorization card and the debugger after the refresh.
 func TestBrowserOAuthSignIn(t *testing.T) {
-	t.Skip("waits for oauth-web's Sign in that leaves through a page, not a redirect: Chromium refuses a form post redirected to another origin under form-action 'self'")
 	const lifetime = 3 * time.Second
 	srv, p := e2eBrowse(t)
 	as := oauthtest.Start(t, oauthtest.Options{AccessTokenLifetime: lifetime})
@@ -175,7 +174,6 @@ func e2eCheckOAuthSteps(t *testing.T, steps []e2eOAuthStep, kinds []string) {
 // it. With PLAYGROUND_SCREENSHOT_DIR set it saves the debugger
 // (oauth-debugger-failed.png).
 func TestBrowserOAuthDebuggerFailure(t *testing.T) {
-	t.Skip("waits for oauth-web's Sign in that leaves through a page, not a redirect: Chromium refuses a form post redirected to another origin under form-action 'self'")
 	srv, p := e2eBrowse(t)
 	as := oauthtest.Start(t, oauthtest.Options{Faults: oauthtest.Faults{WrongIssuer: true}})
 	id := srv.apiCreateServer(t, map[string]any{"name": "Wrong issuer", "transport": "http", "url": as.MCPURL})
