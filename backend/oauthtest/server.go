@@ -67,8 +67,9 @@ type Stats struct {
 	Unauthorized   int // MCP requests refused for want of a valid token
 	LastScopes     []string
 	LastClientID   string
-	LastResource   string // resource indicator of the last token request
-	LastAuthorized time.Time
+	LastResource   string    // resource indicator of the last token request
+	LastAuthorized time.Time // of the last approve decision
+	LastIssued     time.Time // of the last access token
 }
 
 // Server is a running pair of servers; Start closes both at the test's
@@ -129,7 +130,11 @@ func Start(t testing.TB, opts Options) *Server {
 	rs.Config.Handler = s.resourceServerHandler()
 	for _, srv := range []*httptest.Server{as, rs} {
 		srv.Start()
-		t.Cleanup(srv.Close)
+		t.Cleanup(func() {
+			// A client's open event stream would hold Close up forever.
+			srv.CloseClientConnections()
+			srv.Close()
+		})
 	}
 	return s
 }

@@ -125,6 +125,7 @@ func (s *Server) issueTokens(w http.ResponseWriter, g grant, refreshed bool) {
 	s.stats.LastScopes = g.scopes
 	s.stats.LastClientID = g.clientID
 	s.stats.LastResource = g.resource
+	s.stats.LastIssued = time.Now()
 	s.mu.Unlock()
 
 	writeJSON(w, http.StatusOK, map[string]any{

@@ -39,12 +39,19 @@ const e2eOAuthStepsJS = `Array.from(document.querySelectorAll('[data-testid="oau
 // checks passing. Connected, whoami answers with the signed-in subject;
 // once the 3-second access token has expired, a second call succeeds
 // through a refresh, which the debugger shows as a step of its own. With
-// PLAYGROUND_SCREENSHOT_DIR set it saves the approve page, the debugger
-// and the authorization card.
+// PLAYGROUND_SCREENSHOT_DIR set it saves the approve page, the
+// authorization card and the debugger after the refresh.
 func TestBrowserOAuthSignIn(t *testing.T) {
-	t.Skip("waits for the dashboard's OAuth sign-in (branch oauth-web): the server page's authorization card with Sign in, the callback and the flow debugger")
+	const lifetime = 3 * time.Second
 	srv, p := e2eBrowse(t)
-	as := oauthtest.Start(t, oauthtest.Options{AccessTokenLifetime: 3 * time.Second})
+	as := oauthtest.Start(t, oauthtest.Options{AccessTokenLifetime: lifetime})
+	t.Cleanup(func() { // before the browser closes: a failed step's console explains it
+		if t.Failed() {
+			for _, m := range p.consoleErrors() {
+				t.Logf("browser console: %s", m)
+			}
+		}
+	})
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 	started := time.Now()
 	step := func(name string) { t.Logf("%6.2fs  %s", time.Since(started).Seconds(), name) }
@@ -78,9 +85,6 @@ func TestBrowserOAuthSignIn(t *testing.T) {
 	steps := e2eEval[[]e2eOAuthStep](p, "read the steps", `[data-testid="oauth-flow"]`, e2eOAuthStepsJS)
 	wantKinds := []string{"challenge", "resource-metadata", "server-metadata", "registration", "authorization", "callback", "token"}
 	e2eCheckOAuthSteps(t, steps, wantKinds)
-	if shots != "" {
-		p.screenshot(shots, "oauth-debugger", `[data-testid="oauth-flow"]`)
-	}
 	if st := as.Stats(); st.Registrations != 1 || st.Approvals != 1 || st.CodeExchanges != 1 || st.LastResource != as.MCPURL {
 		t.Errorf("the authorization server saw %+v; want one registration, approval and code exchange for %s", st, as.MCPURL)
 	}
@@ -101,10 +105,11 @@ func TestBrowserOAuthSignIn(t *testing.T) {
 		}
 	}
 	callWhoami("first call")
-	refreshesBefore := as.Stats().Refreshes
+	before := as.Stats()
+	refreshesBefore := before.Refreshes
 
 	step("wait for the access token to expire, call again")
-	time.Sleep(time.Until(as.Stats().LastAuthorized.Add(3500 * time.Millisecond)))
+	time.Sleep(time.Until(before.LastIssued.Add(lifetime + 500*time.Millisecond)))
 	p.do("reopen the tools", "main", chromedp.Navigate(serverPage), chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
 	p.waitLive()
 	callWhoami("after the access token expired")
@@ -116,8 +121,8 @@ func TestBrowserOAuthSignIn(t *testing.T) {
 	step("the refresh on the authorization card and in the debugger")
 	p.do("open the server page", "main", chromedp.Navigate(serverPage),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-card"]`)))
-	if got := p.text(`[data-testid="oauth-card"]`); !strings.Contains(strings.ToLower(got), "refreshed") {
-		t.Errorf("the authorization card does not mention the refresh:\n%s", p.dump(`[data-testid="oauth-card"]`))
+	if !e2eEval[bool](p, "look for the refresh", "", `!!document.querySelector('[data-testid="oauth-card"] [data-testid="oauth-refreshed"]')`) {
+		t.Errorf("the authorization card does not say the token was refreshed:\n%s", p.dump(`[data-testid="oauth-card"]`))
 	}
 	if shots != "" {
 		p.screenshot(shots, "oauth-card", `[data-testid="oauth-card"]`)
@@ -126,9 +131,12 @@ func TestBrowserOAuthSignIn(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-step"][data-kind="refresh"]`)))
 	steps = e2eEval[[]e2eOAuthStep](p, "read the steps", `[data-testid="oauth-flow"]`, e2eOAuthStepsJS)
 	e2eCheckOAuthSteps(t, steps, append(wantKinds, "refresh"))
+	if shots != "" {
+		p.screenshot(shots, "oauth-debugger", `[data-testid="oauth-flow"]`)
+	}
 
-	for _, m := range p.consoleErrors() {
-		t.Errorf("browser console: %s", m)
+	if errs := p.consoleErrors(); len(errs) > 0 {
+		t.Errorf("the browser console has %d errors (listed at the end)", len(errs))
 	}
 }
 
@@ -155,5 +163,55 @@ func e2eCheckOAuthSteps(t *testing.T, steps []e2eOAuthStep, kinds []string) {
 	}
 	if checks == 0 {
 		t.Errorf("the debugger shows no checks at all")
+	}
+}
+
+// TestBrowserOAuthDebuggerFailure signs in to a server whose authorization
+// server names the wrong issuer in its metadata: the browser lands on the
+// debugger, whose banner names the failing step and links to it, with the
+// failed check marked and the response open. Once the authorization
+// server is fixed, re-running that step shows the passing re-run under
+// it. With PLAYGROUND_SCREENSHOT_DIR set it saves the debugger
+// (oauth-debugger-failed.png).
+func TestBrowserOAuthDebuggerFailure(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	as := oauthtest.Start(t, oauthtest.Options{Faults: oauthtest.Faults{WrongIssuer: true}})
+	id := srv.apiCreateServer(t, map[string]any{"name": "Wrong issuer", "transport": "http", "url": as.MCPURL})
+
+	p.do("open the server page", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d", srv.URL, id)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-signin"]`)))
+	p.follow("click Sign in", `[data-testid="oauth-signin"]`)
+	p.do("wait for the failed flow's debugger", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-flow-failure"]`)))
+	if got := p.text(`[data-testid="oauth-flow-failure"]`); !strings.Contains(got, "step 3") || !strings.Contains(got, "issuer") {
+		t.Errorf("the failure banner reads %q, want it to name step 3 and the issuer", got)
+	}
+	failed := `[data-testid="oauth-step"][data-kind="server-metadata"][data-status="failed"]`
+	if href := e2eEval[string](p, "read the banner's link", `[data-testid="oauth-flow-failure"]`,
+		`document.querySelector('[data-testid="oauth-failure-link"]').getAttribute("href")`); !e2eEval[bool](p, "follow the banner's link", "",
+		`document.querySelector(`+e2eJS(href)+`) === document.querySelector(`+e2eJS(failed)+`)`) {
+		t.Errorf("the banner links to %s, not to the failed server metadata step", href)
+	}
+	if open := e2eEval[bool](p, "read the response's fold", failed, `document.querySelector(`+e2eJS(failed+` [data-testid="oauth-response"]`)+`).open`); !open {
+		t.Errorf("the failed step's response is folded; it should be open")
+	}
+	if body := p.text(failed + ` [data-testid="oauth-response"] [data-testid="oauth-body"]`); !strings.Contains(body, "\n  \"issuer\": ") {
+		t.Errorf("the failed step's response body is not indented JSON:\n%s", body)
+	}
+	if shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); shots != "" {
+		defer p.screenshot(shots, "oauth-debugger-failed", `[data-testid="oauth-flow"]`)
+	}
+
+	as.SetFaults(oauthtest.Faults{})
+	p.follow("re-run the server metadata step", failed+` [data-testid="oauth-step-rerun"]`)
+	rerun := `[data-testid="oauth-reruns"] [data-testid="oauth-step"][data-kind="server-metadata"][data-rerun-of]`
+	p.do("wait for the re-run under its step", "main", chromedp.WaitVisible(chromedp.CSS(rerun)))
+	if status := e2eEval[string](p, "read the re-run's status", rerun, `document.querySelector(`+e2eJS(rerun)+`).dataset.status`); status != "ok" {
+		t.Errorf("the re-run against the fixed authorization server has status %q, want ok\n%s", status, p.dump(rerun))
+	}
+	if under := e2eEval[bool](p, "find the re-run's step", rerun, `!!document.querySelector(`+e2eJS(rerun)+`).closest('[data-testid="oauth-reruns"]').parentElement.querySelector(':scope > `+failed+`')`); !under {
+		t.Errorf("the re-run is not shown under the step it repeats")
+	}
+	if errs := p.consoleErrors(); len(errs) > 0 {
+		t.Errorf("browser console: %q", errs)
 	}
 }
