@@ -118,6 +118,12 @@ func TestOAuthSignInThenConnectAndCallATool(t *testing.T) {
 	if page := d.get(t, fmt.Sprintf("/servers/%d", srv.ID)); !strings.Contains(page.Body, `data-testid="oauth-signin"`) {
 		t.Fatalf("the server page offers no Sign in:\n%s", page.Body)
 	}
+	r = d.postForm(t, fmt.Sprintf("/servers/%d/connect", srv.ID), url.Values{"_csrf": {d.MustCSRF(t)}})
+	if page := d.get(t, r.Header.Get("Location")); !strings.Contains(page.Body, `This server needs OAuth sign-in`) ||
+		!strings.Contains(page.Body, fmt.Sprintf(`action="/servers/%d/oauth/signin"><input type="hidden" name="_csrf"`, srv.ID)) ||
+		!strings.Contains(page.Body, `data-testid="try-signin">Sign in</button>`) {
+		t.Errorf("the failed connect's diagnosis offers no Sign in button:\n%s", page.Body)
+	}
 
 	flow := d.mustOAuthSignIn(t, as, srv.ID)
 	page := d.get(t, flow)

@@ -60,9 +60,14 @@ func (s *loopbackSignIn) RedirectURL() string {
 	return "http://" + s.ln.Addr().String() + "/callback"
 }
 
-// Close stops the listener and waits for its goroutine.
+// Close stops the listener, lets an answer to the browser being written
+// finish (for up to a second), and waits for the server's goroutine.
 func (s *loopbackSignIn) Close() {
-	_ = s.srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if s.srv.Shutdown(ctx) != nil {
+		_ = s.srv.Close()
+	}
 	<-s.done
 }
 

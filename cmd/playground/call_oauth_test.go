@@ -107,11 +107,16 @@ func TestCallOAuth(t *testing.T) {
 		}
 	})
 
-	t.Run("without --oauth the 401 is the answer", func(t *testing.T) {
+	t.Run("without --oauth the diagnosis suggests it", func(t *testing.T) {
 		as := oauthtest.Start(t, oauthtest.Options{})
-		_, _, err := callWithSignIn(t, as, true, "--url", as.MCPURL, "tools/list")
+		_, errText, err := callWithSignIn(t, as, true, "--url", as.MCPURL, "--fix", "tools/list")
 		if err == nil || !strings.Contains(err.Error(), "401") {
 			t.Errorf("err = %v, want the 401", err)
+		}
+		for _, want := range []string{"Diagnosis: This server needs OAuth sign-in", "Sign in with OAuth.", "playground call --oauth --url " + as.MCPURL + " tools/list\n"} {
+			if !strings.Contains(errText, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, errText)
+			}
 		}
 	})
 

@@ -23,6 +23,24 @@ type commandLine struct {
 	interspersed bool
 }
 
+// withOAuth returns the command line with --oauth added, and whether the
+// command can sign in (call can; run cannot).
+func (l commandLine) withOAuth(redact func(string) string) (string, bool) {
+	if l.command != "call" || l.fs.Lookup("oauth") == nil || l.fs.Lookup("oauth").Value.String() == "true" {
+		return "", false
+	}
+	words := []string{"playground", l.command, "--oauth"}
+	for _, a := range l.args {
+		if a != "--fix" && a != "-fix" {
+			words = append(words, a)
+		}
+	}
+	for i, w := range words {
+		words[i] = shellQuote(redact(w))
+	}
+	return strings.Join(words, " "), true
+}
+
 // with returns the command line with change made to its target flags
 // (--url or --sse, its URL's path, --era), without --fix, and whether
 // the CLI can express change (it has no flag to skip TLS verification).
@@ -120,6 +138,11 @@ func printDiagnosis(w io.Writer, d backend.Diagnosis, line commandLine, redact f
 	}
 	for _, s := range d.Suggestions {
 		fmt.Fprintf(w, "  - %s\n", s.Text)
+		if s.SignIn {
+			if cmd, ok := line.withOAuth(redact); ok {
+				fmt.Fprintf(w, "      %s\n", cmd)
+			}
+		}
 		if s.Change == nil {
 			continue
 		}

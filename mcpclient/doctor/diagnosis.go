@@ -34,6 +34,9 @@ type Suggestion struct {
 	// Change, when set, is the change to the target (and era) that tries
 	// the suggestion automatically.
 	Change *Change `json:"change,omitempty"`
+	// SignIn marks the suggestion to sign in with OAuth, which a client
+	// tries with its own sign-in (the dashboard's button, call --oauth).
+	SignIn bool `json:"signIn,omitempty"`
 }
 
 // Change is a change to a server's settings that a suggestion tries. Zero

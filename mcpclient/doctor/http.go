@@ -131,7 +131,7 @@ func refused(ctx context.Context, d *Diagnosis, p prober, u *url.URL, status int
 		d.suggest("Sign in again asking for the scopes the challenge names.", nil)
 	case strings.EqualFold(scheme, "Bearer") || meta != "":
 		d.Summary = fmt.Sprintf("This server needs OAuth sign-in: it refused the request with HTTP %d %s and a Bearer challenge.", status, http.StatusText(status))
-		d.suggest("Sign in with OAuth in the server's settings.", nil)
+		d.Suggestions = append(d.Suggestions, Suggestion{Text: "Sign in with OAuth.", SignIn: true})
 		d.suggest("Or, with a token you already have, add the header Authorization: Bearer TOKEN.", nil)
 	case strings.EqualFold(scheme, "Basic"):
 		d.Summary = "This server needs a user name and password (HTTP Basic authentication)."
