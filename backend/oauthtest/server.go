@@ -8,6 +8,7 @@
 package oauthtest
 
 import (
+	"crypto"
 	"net/http/httptest"
 	"slices"
 	"sync"
@@ -28,6 +29,12 @@ type Options struct {
 	// Subject names the person who approves on the authorization page;
 	// "alice" when empty.
 	Subject string
+	// DPoP makes the authorization server require a DPoP proof of every
+	// client credentials token request and bind the token to its key
+	// (RFC 9449); the MCP server then takes such a token only with the
+	// DPoP scheme and a proof. A request that brings a proof unasked
+	// gets a bound token too.
+	DPoP bool
 	// Faults make the authorization server misbehave from the start;
 	// Server.SetFaults changes them later.
 	Faults Faults
@@ -37,6 +44,9 @@ type Options struct {
 type Client struct {
 	ID     string
 	Secret string // "" for a public client
+	// PublicKey, when set, verifies the client's private_key_jwt
+	// assertions; the client then authenticates with them only.
+	PublicKey crypto.PublicKey
 	// RedirectURIs the client may use; a pre-registered client without
 	// any may use any loopback http URL.
 	RedirectURIs []string
@@ -64,6 +74,9 @@ type Stats struct {
 	Denials        int // deny decisions, including Faults.Deny
 	CodeExchanges  int // authorization codes exchanged for tokens
 	Refreshes      int // refresh-token grants that succeeded
+	// ClientCredentials counts the client credentials grants that
+	// succeeded.
+	ClientCredentials int
 	Unauthorized   int // MCP requests refused for want of a valid token
 	LastScopes     []string
 	LastClientID   string

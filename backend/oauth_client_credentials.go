@@ -1,0 +1,162 @@
+package backend
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/oauth"
+)
+
+// clientCredentials returns the credentials of a connection to a server
+// whose settings obtain tokens with the client credentials grant: no
+// person signs in. The first request goes without a token; the server's
+// refusal starts a flow (userID's, who connects) that discovers the
+// authorization server and asks it for a token, each exchange a recorded
+// step. The token is kept for the connection only and obtained anew
+// shortly before it expires and when the server refuses it. With DPoP the
+// token requests carry proofs and a DPoP-bound token is presented with a
+// proof per request.
+func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettings) (mcpclient.Credentials, error) {
+	h := &clientCredentialsHandler{o: o, srv: srv, userID: userID, settings: settings,
+		auth: oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}}
+	if settings.ClientAuth == OAuthPrivateKeyJWT {
+		key, err := parseClientKey(settings.PrivateKeyPEM)
+		if err != nil {
+			return nil, Errorf(EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
+		}
+		h.auth = oauth.ClientAuth{ClientID: settings.ClientID, Key: key.key, Algorithm: key.alg}
+	}
+	if !settings.DPoP {
+		return mcpclient.OAuthCredentials(h), nil
+	}
+	p, err := oauth.NewDPoP()
+	if err != nil {
+		return nil, err
+	}
+	h.dpop = p
+	return p.Credentials(h), nil
+}
+
+// clientCredentialsHandler is the auth.OAuthHandler of a client
+// credentials connection. Its exchanges happen one at a time (under mu),
+// as the step recorder needs.
+type clientCredentialsHandler struct {
+	o        *OAuth
+	srv      Server
+	userID   int64
+	settings OAuthSettings
+	auth     oauth.ClientAuth
+	dpop     *oauth.DPoP // nil without DPoP
+
+	mu        sync.Mutex
+	rec       *stepRecorder // of the connection's flow; nil before the first refusal
+	discovery *oauth.Discovery
+	token     *oauth2.Token
+}
+
+// TokenSource is nil before the first token: the request goes unsigned,
+// and the server's refusal leads to Authorize.
+func (h *clientCredentialsHandler) TokenSource(context.Context) (oauth2.TokenSource, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.token == nil {
+		return nil, nil
+	}
+	return h, nil
+}
+
+// Token returns the current token, obtained anew when it is about to
+// expire. A renewal that fails keeps the old token: the server's refusal
+// of it leads to Authorize, whose error the connection reports.
+func (h *clientCredentialsHandler) Token() (*oauth2.Token, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	tok := h.token
+	if tok.Expiry.IsZero() || time.Until(tok.Expiry) > earlyExpiry(tok) {
+		return tok, nil
+	}
+	fresh, err := h.obtain(h.o.ctx, nil)
+	if err != nil {
+		h.o.log.Info("renewing a client credentials token", "server", h.srv.ID, "err", err)
+		return tok, nil
+	}
+	return fresh, nil
+}
+
+// Authorize answers the server's refusal: the refusal is recorded (the
+// first one starts the flow), the authorization server discovered once,
+// and a token obtained.
+func (h *clientCredentialsHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	defer resp.Body.Close()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	first := h.rec == nil
+	if first {
+		if err := h.start(ctx); err != nil {
+			return err
+		}
+	}
+	h.rec.record(ctx, OAuthStep{FlowID: h.rec.flowID, Kind: OAuthStepChallenge, Method: req.Method, URL: redactURL(req.URL),
+		RequestHeader: redactHeader(req.Header), Status: resp.StatusCode, ResponseHeader: redactHeader(resp.Header), At: time.Now()}, nil)
+	_, err := h.obtain(ctx, resp)
+	if first {
+		status, reason := OAuthFlowSucceeded, ""
+		if err != nil {
+			status, reason = OAuthFlowFailed, ErrorMessageOf(err)
+		}
+		h.o.end(h.rec.flowID, status, h.rec.facts.issuer, reason)
+	}
+	return err
+}
+
+// start begins the connection's flow. A connection that names nobody
+// (flow 0) has its exchanges checked but not stored.
+func (h *clientCredentialsHandler) start(ctx context.Context) error {
+	var flowID int64
+	if h.userID != 0 {
+		var err error
+		if flowID, err = h.o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: h.srv.ID, UserID: h.userID, StartedAt: time.Now()}); err != nil {
+			return err
+		}
+	}
+	h.rec = h.o.recorder(flowID, h.srv.URL, 0)
+	h.rec.facts.grant, h.rec.facts.clientAuth, h.rec.facts.dpop = OAuthGrantClientCredentials, h.settings.ClientAuth, h.dpop != nil
+	if h.dpop != nil {
+		h.rec.base = h.dpop.Transport(h.rec.base)
+	}
+	return nil
+}
+
+// obtain discovers the authorization server (once, from refusal: the
+// server's answer that named it) and runs the client credentials grant;
+// mu is held.
+func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Response) (*oauth2.Token, error) {
+	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	defer cancel()
+	client := &http.Client{Transport: h.rec}
+	if h.discovery == nil {
+		d, err := oauth.Discover(ctx, client, h.srv.URL, refusal)
+		if err != nil {
+			return nil, Errorf(EUnavailable, "The authorization server could not be found: %s", redactURLsIn(err.Error()))
+		}
+		if len(h.settings.Scopes) > 0 {
+			d.Scopes = h.settings.Scopes
+		}
+		h.discovery = d
+	}
+	h.rec.facts.askedScopes = h.discovery.Scopes
+	tok, err := oauth.ClientCredentialsGrant(h.auth)(ctx, client, h.discovery)
+	if err != nil {
+		return nil, Errorf(EUnavailable, "The client credentials grant failed: %s", redactURLsIn(err.Error()))
+	}
+	if tok.AccessToken == "" {
+		return nil, Errorf(EUnavailable, "The authorization server's answer holds no access token.")
+	}
+	h.token = tok
+	return tok, nil
+}
