@@ -69,20 +69,20 @@ type Faults struct {
 
 // Stats counts what the authorization and MCP servers did.
 type Stats struct {
-	Registrations  int // clients registered dynamically
-	Approvals      int // approve decisions on the authorization page
-	Denials        int // deny decisions, including Faults.Deny
-	CodeExchanges  int // authorization codes exchanged for tokens
-	Refreshes      int // refresh-token grants that succeeded
+	Registrations int // clients registered dynamically
+	Approvals     int // approve decisions on the authorization page
+	Denials       int // deny decisions, including Faults.Deny
+	CodeExchanges int // authorization codes exchanged for tokens
+	Refreshes     int // refresh-token grants that succeeded
 	// ClientCredentials counts the client credentials grants that
 	// succeeded.
 	ClientCredentials int
-	Unauthorized   int // MCP requests refused for want of a valid token
-	LastScopes     []string
-	LastClientID   string
-	LastResource   string    // resource indicator of the last token request
-	LastAuthorized time.Time // of the last approve decision
-	LastIssued     time.Time // of the last access token
+	Unauthorized      int // MCP requests refused for want of a valid token
+	LastScopes        []string
+	LastClientID      string
+	LastResource      string    // resource indicator of the last token request
+	LastAuthorized    time.Time // of the last approve decision
+	LastIssued        time.Time // of the last access token
 }
 
 // Server is a running pair of servers; Start closes both at the test's
