@@ -126,9 +126,6 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 	}
 	h.rec = h.o.recorder(flowID, h.srv.URL, 0)
 	h.rec.facts.grant, h.rec.facts.clientAuth, h.rec.facts.dpop = OAuthGrantClientCredentials, h.settings.ClientAuth, h.dpop != nil
-	if h.dpop != nil {
-		h.rec.base = h.dpop.Transport(h.rec.base)
-	}
 	return nil
 }
 
@@ -138,7 +135,13 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Response) (*oauth2.Token, error) {
 	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
 	defer cancel()
-	client := &http.Client{Transport: h.rec}
+	// DPoP proofs are added outside the recorder, so that its steps show
+	// them (redacted) and each retry with a nonce is a step of its own.
+	var rt http.RoundTripper = h.rec
+	if h.dpop != nil {
+		rt = h.dpop.Transport(h.rec)
+	}
+	client := &http.Client{Transport: rt}
 	if h.discovery == nil {
 		d, err := oauth.Discover(ctx, client, h.srv.URL, refusal)
 		if err != nil {
