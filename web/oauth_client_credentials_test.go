@@ -105,6 +105,11 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 			if strings.Contains(card, `data-testid="oauth-signin"`) || !strings.Contains(card, tt.mode) {
 				t.Errorf("the card offers a sign-in or does not say %q", tt.mode)
 			}
+			viewer := d.mustAccount(t, "vera", backend.RoleViewer)
+			seen := d.bearer(t, viewer.token, http.MethodGet, fmt.Sprintf("/servers/%d", srv.ID), "")
+			if !strings.Contains(seen.Body, tt.mode) || strings.Contains(seen.Body, `data-testid="oauth-settings"`) {
+				t.Errorf("a viewer's page: %d; want the mode %q and no settings form", seen.Status, tt.mode)
+			}
 			m := debuggerLink.FindStringSubmatch(card)
 			if m == nil {
 				t.Fatalf("the card links to no debugger:\n%s", card)
@@ -126,7 +131,7 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 				t.Errorf("the audit log has %d oauth.settings events, want 1", len(audit))
 			}
 			d.pool.Close()
-			files := map[string]string{"card": card, "debugger": flow, "audit": strings.Join(audit, "\n")}
+			files := map[string]string{"card": card, "viewer's page": seen.Body, "debugger": flow, "audit": strings.Join(audit, "\n")}
 			for _, suffix := range []string{"", "-wal"} {
 				b, err := os.ReadFile(d.dbPath + suffix)
 				if err != nil && !os.IsNotExist(err) {
