@@ -20,7 +20,9 @@ func TestParseClientKeyPicksTheAlgorithm(t *testing.T) {
 	weak, _ := rsa.GenerateKey(rand.Reader, 1024)
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
 	edDER, _ := x509.MarshalPKCS8PrivateKey(ed)
-	pemOf := func(typ string, der []byte) string { return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})) }
+	pemOf := func(typ string, der []byte) string {
+		return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}))
+	}
 	tests := []struct {
 		name, pem string
 		alg       jose.SignatureAlgorithm // "" when refused

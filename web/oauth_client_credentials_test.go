@@ -105,8 +105,10 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 			if strings.Contains(card, `data-testid="oauth-signin"`) || !strings.Contains(card, tt.mode) {
 				t.Errorf("the card offers a sign-in or does not say %q", tt.mode)
 			}
-			viewer := d.mustAccount(t, "vera", backend.RoleViewer)
-			seen := d.bearer(t, viewer.token, http.MethodGet, fmt.Sprintf("/servers/%d", srv.ID), "")
+			d.mustAccount(t, "vera", backend.RoleViewer)
+			vera := newClient()
+			d.signInAs(t, vera, "vera", testPassword, "/")
+			seen := d.doWith(t, vera, d.newRequest(t, http.MethodGet, fmt.Sprintf("/servers/%d", srv.ID), nil))
 			if !strings.Contains(seen.Body, tt.mode) || strings.Contains(seen.Body, `data-testid="oauth-settings"`) {
 				t.Errorf("a viewer's page: %d; want the mode %q and no settings form", seen.Status, tt.mode)
 			}
