@@ -160,6 +160,9 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 	if tok.AccessToken == "" {
 		return nil, Errorf(EUnavailable, "The authorization server's answer holds no access token.")
 	}
+	if lifetime, ok := tok.Extra("expires_in").(float64); ok {
+		tok.ExpiresIn = int64(lifetime) // so that earlyExpiry scales to short-lived tokens
+	}
 	h.token = tok
 	return tok, nil
 }

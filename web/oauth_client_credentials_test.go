@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/oauthtest"
@@ -186,5 +187,26 @@ func TestOAuthClientCredentialsSettingsAreCheckedAtTheirFields(t *testing.T) {
 	card := d.get(t, fmt.Sprintf("/servers/%d", srv.ID)).Body
 	if !strings.Contains(card, "sign in through the browser") {
 		t.Errorf("refused settings changed the mode:\n%s", card)
+	}
+}
+
+// A client credentials token about to expire is obtained anew before the
+// next request, without waiting for the server to refuse it.
+func TestOAuthClientCredentialsRenewBeforeExpiry(t *testing.T) {
+	d := MustDashboard(t)
+	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: "s"}, AccessTokenLifetime: 2 * time.Second})
+	srv := d.MustAPIServer(t, map[string]any{"name": "machine", "transport": "http", "url": as.MCPURL})
+	form := url.Values{"_csrf": {d.MustCSRF(t)}, "grant_type": {"client_credentials"}, "client_id": {"svc"}, "client_secret": {"s"}}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/settings", srv.ID), form); r.Status != http.StatusSeeOther {
+		t.Fatalf("saving the settings: %d\n%s", r.Status, r.Body)
+	}
+	sess := d.MustAPISession(t, srv.ID)
+	d.callWhoami(t, sess.ID)
+	time.Sleep(2 * time.Second)
+	if got := d.callWhoami(t, sess.ID); got != "subject=svc scopes=mcp:read mcp:write offline_access" {
+		t.Errorf("whoami after the token's lifetime = %q", got)
+	}
+	if st := as.Stats(); st.ClientCredentials != 2 || st.Unauthorized != 1 {
+		t.Errorf("stats %+v: want two grants and only the first request refused", st)
 	}
 }
