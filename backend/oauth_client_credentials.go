@@ -3,9 +3,12 @@ package backend
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -22,15 +25,11 @@ import (
 // token requests carry proofs and a DPoP-bound token is presented with a
 // proof per request.
 func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettings) (mcpclient.Credentials, error) {
-	h := &clientCredentialsHandler{o: o, srv: srv, userID: userID, settings: settings,
-		auth: oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}}
-	if settings.ClientAuth == OAuthPrivateKeyJWT {
-		key, err := parseClientKey(settings.PrivateKeyPEM)
-		if err != nil {
-			return nil, Errorf(EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
-		}
-		h.auth = oauth.ClientAuth{ClientID: settings.ClientID, Key: key.key, Algorithm: key.alg}
+	auth, err := clientAuthOf(srv, settings)
+	if err != nil {
+		return nil, err
 	}
+	h := &clientCredentialsHandler{o: o, srv: srv, userID: userID, settings: settings, auth: auth}
 	if !settings.DPoP {
 		return mcpclient.OAuthCredentials(h), nil
 	}
@@ -40,6 +39,62 @@ func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettin
 	}
 	h.dpop = p
 	return p.Credentials(h), nil
+}
+
+// clientAuthOf is how the client of the server's settings authenticates
+// at the token endpoint.
+func clientAuthOf(srv Server, settings OAuthSettings) (oauth.ClientAuth, error) {
+	if settings.ClientAuth != OAuthPrivateKeyJWT {
+		return oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
+	}
+	key, err := parseClientKey(settings.PrivateKeyPEM)
+	if err != nil {
+		return oauth.ClientAuth{}, Errorf(EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
+	}
+	return oauth.ClientAuth{ClientID: settings.ClientID, Key: key.key, Algorithm: key.alg}, nil
+}
+
+// learnSettings tells a client credentials flow's facts how the client
+// was set up, for the checks of its steps.
+func (f *oauthFacts) learnSettings(settings OAuthSettings) {
+	f.grant, f.clientAuth, f.dpop = OAuthGrantClientCredentials, settings.ClientAuth, settings.DPoP
+}
+
+// rerunClientCredentials sends a recorded client credentials request
+// again, for the resource and scopes it named, with the client's current
+// authentication (a fresh assertion, or the secret) and, with DPoP, a
+// fresh proof. The answer is recorded through rec, a failure included.
+func (o *OAuth) rerunClientCredentials(ctx context.Context, rec *stepRecorder, srv Server, step OAuthStep) error {
+	settings, err := o.store.OAuthSettings(ctx, srv.ID)
+	if err != nil {
+		return err
+	}
+	if !settings.Machine() {
+		return Errorf(EConflict, "The OAuth settings of %s no longer use client credentials: the step cannot be re-run.", srv.Name)
+	}
+	auth, err := clientAuthOf(srv, settings)
+	if err != nil {
+		return err
+	}
+	form, _ := url.ParseQuery(step.RequestBody)
+	d := &oauth.Discovery{Resource: form.Get("resource"), Scopes: strings.Fields(form.Get("scope")),
+		AS: &oauthex.AuthServerMeta{Issuer: rec.facts.issuer, TokenEndpoint: step.URL}}
+	rec.facts.learnSettings(settings)
+	rec.facts.askedScopes = d.Scopes
+	var rt http.RoundTripper = rec
+	if settings.DPoP {
+		p, err := oauth.NewDPoP()
+		if err != nil {
+			return err
+		}
+		rt = p.Transport(rec)
+	}
+	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	defer cancel()
+	if _, err := oauth.ClientCredentialsGrant(auth)(ctx, &http.Client{Transport: rt}, d); err != nil {
+		o.log.Info("a re-run client credentials grant failed", "server", srv.ID, "err", err)
+	}
+	return nil
 }
 
 // clientCredentialsHandler is the auth.OAuthHandler of a client
@@ -125,7 +180,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 		}
 	}
 	h.rec = h.o.recorder(flowID, h.srv.URL, 0)
-	h.rec.facts.grant, h.rec.facts.clientAuth, h.rec.facts.dpop = OAuthGrantClientCredentials, h.settings.ClientAuth, h.dpop != nil
+	h.rec.facts.learnSettings(h.settings)
 	return nil
 }
 

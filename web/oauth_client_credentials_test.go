@@ -126,6 +126,16 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 				t.Errorf("the flow does not show a succeeded client credentials grant:\n%s", flow)
 			}
 
+			rerun := m[1] + "/steps/" + stepIDs(flow)["client-credentials"] + "/rerun"
+			if r := d.postForm(t, rerun, url.Values{"_csrf": {d.MustCSRF(t)}}); r.Status != http.StatusSeeOther {
+				t.Fatalf("re-running the grant: %d\n%s", r.Status, r.Body)
+			}
+			flow = d.get(t, m[1]).Body
+			want = "challenge:ok resource-metadata:ok server-metadata:ok client-credentials:ok +client-credentials:ok challenge:ok client-credentials:ok"
+			if got := strings.Join(oauthSteps(flow), " "); got != want {
+				t.Errorf("after a re-run the debugger shows %q, want %q\nfailed checks: %q", got, want, failedCheck.FindAllStringSubmatch(flow, -1))
+			}
+
 			var audit []string
 			for _, e := range d.auditEvents(t, backend.AuditFilter{Action: "oauth.settings"}) {
 				audit = append(audit, string(e.Details))
