@@ -2,6 +2,8 @@ package backend
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -162,7 +164,7 @@ func (h *clientCredentialsHandler) Authorize(ctx context.Context, req *http.Requ
 	if first {
 		status, reason := OAuthFlowSucceeded, ""
 		if err != nil {
-			status, reason = OAuthFlowFailed, ErrorMessageOf(err)
+			status, reason = OAuthFlowFailed, err.Error()
 		}
 		h.o.end(h.rec.flowID, status, h.rec.facts.issuer, reason)
 	}
@@ -186,7 +188,8 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 
 // obtain discovers the authorization server (once, from refusal: the
 // server's answer that named it) and runs the client credentials grant;
-// mu is held.
+// mu is held. Its errors are plain sentences without secrets: the
+// transport quotes them in the connection's error.
 func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Response) (*oauth2.Token, error) {
 	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
 	defer cancel()
@@ -200,7 +203,7 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 	if h.discovery == nil {
 		d, err := oauth.Discover(ctx, client, h.srv.URL, refusal)
 		if err != nil {
-			return nil, Errorf(EUnavailable, "The authorization server could not be found: %s", redactURLsIn(err.Error()))
+			return nil, fmt.Errorf("the authorization server could not be found: %s", redactURLsIn(err.Error()))
 		}
 		if len(h.settings.Scopes) > 0 {
 			d.Scopes = h.settings.Scopes
@@ -210,14 +213,36 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 	h.rec.facts.askedScopes = h.discovery.Scopes
 	tok, err := oauth.ClientCredentialsGrant(h.auth)(ctx, client, h.discovery)
 	if err != nil {
-		return nil, Errorf(EUnavailable, "The client credentials grant failed: %s", redactURLsIn(err.Error()))
+		return nil, fmt.Errorf("the client credentials grant failed: %s", redactURLsIn(err.Error()))
 	}
 	if tok.AccessToken == "" {
-		return nil, Errorf(EUnavailable, "The authorization server's answer holds no access token.")
+		return nil, errors.New("the authorization server's answer holds no access token")
 	}
 	if lifetime, ok := tok.Extra("expires_in").(float64); ok {
 		tok.ExpiresIn = int64(lifetime) // so that earlyExpiry scales to short-lived tokens
 	}
 	h.token = tok
 	return tok, nil
+}
+
+// ClientCredentialsDiagnosis returns d, the doctor's diagnosis of a failed
+// connect to a server whose tokens come from client credentials, without
+// its offer to sign in: nobody signs in to such a server; the token
+// requests and their checks say what went wrong.
+func ClientCredentialsDiagnosis(d Diagnosis) Diagnosis {
+	kept := d.Suggestions[:0:0]
+	signIn := false
+	for _, s := range d.Suggestions {
+		if s.SignIn {
+			signIn = true
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if !signIn {
+		return d
+	}
+	d.Summary = "The server refused the request, and the playground's client credentials obtained no token it accepts."
+	d.Suggestions = append([]Suggestion{{Text: "Open the debugger of the latest token request (Authorization card) to see what the authorization server answered, and check the client settings."}}, kept...)
+	return d
 }

@@ -220,3 +220,29 @@ func TestOAuthClientCredentialsRenewBeforeExpiry(t *testing.T) {
 		t.Errorf("stats %+v: want two grants and only the first request refused", st)
 	}
 }
+
+// A client credentials connect the authorization server refuses says why,
+// and the diagnosis points to the token requests instead of a sign-in.
+func TestOAuthClientCredentialsRefusedIsToldWithoutASignIn(t *testing.T) {
+	d := MustDashboard(t)
+	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: "right"}})
+	srv := d.MustAPIServer(t, map[string]any{"name": "machine", "transport": "http", "url": as.MCPURL})
+	form := url.Values{"_csrf": {d.MustCSRF(t)}, "grant_type": {"client_credentials"}, "client_id": {"svc"}, "client_secret": {"wrong"}}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/settings", srv.ID), form); r.Status != http.StatusSeeOther {
+		t.Fatalf("saving the settings: %d\n%s", r.Status, r.Body)
+	}
+	r := d.postForm(t, fmt.Sprintf("/servers/%d/connect", srv.ID), url.Values{"_csrf": {d.MustCSRF(t)}})
+	page := d.get(t, r.Header.Get("Location")).Body
+	for _, want := range []string{"the client credentials grant failed: the token endpoint answered HTTP 401: invalid_client",
+		"client credentials obtained no token it accepts", `<span class="badge failed">failed</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page after the failed connect does not say %q", want)
+		}
+	}
+	if strings.Contains(page, `data-testid="try-signin"`) || strings.Contains(page, "unavailable:") {
+		t.Errorf("the failed connect offers a sign-in or shows an error code:\n%s", page)
+	}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/signin", srv.ID), url.Values{"_csrf": {d.MustCSRF(t)}}); r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "nobody needs to sign in") {
+		t.Errorf("a sign-in to a client credentials server: %d, want 422 saying nobody needs to sign in", r.Status)
+	}
+}

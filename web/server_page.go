@@ -171,6 +171,15 @@ func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backen
 		return "", nil, err
 	}
 	if d, ok := s.deps.Pool.Diagnosis(id); ok {
+		if s.deps.OAuth != nil {
+			settings, err := s.deps.OAuth.Settings(c.Request().Context(), serverID)
+			if err != nil {
+				return "", nil, err
+			}
+			if settings.Machine() {
+				d = backend.ClientCredentialsDiagnosis(d)
+			}
+		}
 		return sess.CloseReason, &d, nil
 	}
 	return sess.CloseReason, nil, nil
