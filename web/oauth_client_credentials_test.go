@@ -122,7 +122,7 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 			if got := strings.Join(oauthSteps(flow), " "); got != want {
 				t.Errorf("the debugger shows %q, want %q\nfailed checks: %q", got, want, failedCheck.FindAllStringSubmatch(flow, -1))
 			}
-			if !strings.Contains(flow, "Client credentials grant") || !strings.Contains(flow, `data-status="succeeded"`) {
+			if !strings.Contains(flow, "Client credentials grant") || !strings.Contains(flow, "Token requests of machine") || !strings.Contains(flow, `data-status="succeeded"`) {
 				t.Errorf("the flow does not show a succeeded client credentials grant:\n%s", flow)
 			}
 

@@ -3,7 +3,9 @@
 // of the playground's sign-in: discovery, dynamic or pre-registered
 // clients, a real approve page a browser submits, PKCE, resource
 // indicators, the iss response parameter, rotating refresh tokens and
-// short-lived access tokens. Counters and fault switches let a test see
+// short-lived access tokens; and for clients without a person, the
+// client credentials grant (client secret or private_key_jwt) with
+// optional DPoP-bound tokens. Counters and fault switches let a test see
 // what happened and make the authorization server misbehave.
 package oauthtest
 
