@@ -161,7 +161,7 @@ func (h *clientCredentialsHandler) Authorize(ctx context.Context, req *http.Requ
 	h.rec.record(ctx, OAuthStep{FlowID: h.rec.flowID, Kind: OAuthStepChallenge, Method: req.Method, URL: redactURL(req.URL),
 		RequestHeader: redactHeader(req.Header), Status: resp.StatusCode, ResponseHeader: redactHeader(resp.Header), At: time.Now()}, nil)
 	_, err := h.obtain(ctx, resp)
-	if first {
+	if first && h.rec.flowID != 0 {
 		status, reason := OAuthFlowSucceeded, ""
 		if err != nil {
 			status, reason = OAuthFlowFailed, err.Error()
