@@ -102,6 +102,9 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 	if err != nil {
 		return OAuthStart{}, err
 	}
+	if settings.Machine() {
+		return OAuthStart{}, Errorf(EInvalid, "%s obtains its tokens with client credentials when it connects: nobody needs to sign in.", srv.Name)
+	}
 	flowID, err := o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: serverID, UserID: user.ID, StartedAt: time.Now()})
 	if err != nil {
 		return OAuthStart{}, err

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcp-playground/playground/mcpclient/oauth"
 )
 
 // oauthFacts is what a flow learned from its earlier steps, against which
@@ -17,6 +19,11 @@ type oauthFacts struct {
 	authServer  string   // the resource metadata's first authorization server: the issuer expected
 	issuer      string   // the authorization server metadata's issuer
 	askedScopes []string // the scopes the authorization request asked for
+	// What a client credentials flow was set up with (the zero values
+	// for a sign-in in the browser).
+	grant      OAuthGrantType
+	clientAuth OAuthClientAuth
+	dpop       bool
 }
 
 // learn updates f from a step and its response body (as received).
@@ -62,6 +69,8 @@ func (f *oauthFacts) checkStep(s OAuthStep, body []byte) []OAuthCheck {
 		return checkAuthorization(s)
 	case OAuthStepToken, OAuthStepRefresh:
 		return f.checkToken(s, body)
+	case OAuthStepClientCredentials:
+		return append(f.checkClientAuth(s), f.checkToken(s, body)...)
 	}
 	return nil
 }
@@ -124,13 +133,31 @@ func (f *oauthFacts) checkServerMetadata(s OAuthStep, body []byte) []OAuthCheck 
 		TokenEndpoint         string   `json:"token_endpoint"`
 		RegistrationEndpoint  string   `json:"registration_endpoint"`
 		CodeChallengeMethods  []string `json:"code_challenge_methods_supported"`
+		GrantTypes            []string `json:"grant_types_supported"`
+		AuthMethods           []string `json:"token_endpoint_auth_methods_supported"`
+		DPoPAlgs              []string `json:"dpop_signing_alg_values_supported"`
 	}
 	if err := json.Unmarshal(body, &asm); err != nil {
 		return []OAuthCheck{{Name: "The metadata is JSON", Detail: err.Error()}}
 	}
+	issuer := OAuthCheck{Name: "issuer equals the authorization server named by the resource", OK: f.authServer != "" && asm.Issuer == f.authServer,
+		Detail: fmt.Sprintf("issuer %q, expected %q", asm.Issuer, f.authServer)}
+	if f.grant == OAuthGrantClientCredentials {
+		checks := []OAuthCheck{issuer,
+			{Name: "grant_types_supported has client_credentials", OK: slices.Contains(asm.GrantTypes, string(OAuthGrantClientCredentials)),
+				Detail: strings.Join(asm.GrantTypes, ", ")},
+			{Name: "token_endpoint_auth_methods_supported has " + string(f.clientAuth), OK: slices.Contains(asm.AuthMethods, string(f.clientAuth)),
+				Detail: strings.Join(asm.AuthMethods, ", ")},
+			{Name: "a token endpoint is given", OK: asm.TokenEndpoint != ""},
+		}
+		if f.dpop {
+			checks = append(checks, OAuthCheck{Name: "dpop_signing_alg_values_supported has ES256 (DPoP)", OK: slices.Contains(asm.DPoPAlgs, "ES256"),
+				Detail: strings.Join(asm.DPoPAlgs, ", ")})
+		}
+		return checks
+	}
 	return []OAuthCheck{
-		{Name: "issuer equals the authorization server named by the resource", OK: f.authServer != "" && asm.Issuer == f.authServer,
-			Detail: fmt.Sprintf("issuer %q, expected %q", asm.Issuer, f.authServer)},
+		issuer,
 		{Name: "code_challenge_methods_supported has S256 (PKCE)", OK: slices.Contains(asm.CodeChallengeMethods, "S256"),
 			Detail: strings.Join(asm.CodeChallengeMethods, ", ")},
 		{Name: "authorization and token endpoints are given", OK: asm.AuthorizationEndpoint != "" && asm.TokenEndpoint != ""},
@@ -186,9 +213,13 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 	if err := json.Unmarshal(body, &tok); err != nil {
 		return []OAuthCheck{{Name: "The answer is JSON", Detail: err.Error()}}
 	}
+	wantType := "Bearer"
+	if f.dpop {
+		wantType = "DPoP" // a sender-constrained token (RFC 9449 section 5)
+	}
 	checks := []OAuthCheck{
 		{Name: "An access token is given", OK: tok.AccessToken != ""},
-		{Name: "token_type is Bearer", OK: strings.EqualFold(tok.TokenType, "bearer"), Detail: tok.TokenType},
+		{Name: "token_type is " + wantType, OK: strings.EqualFold(tok.TokenType, wantType), Detail: tok.TokenType},
 		{Name: "expires_in is given", OK: tok.ExpiresIn != nil},
 	}
 	if tok.ExpiresIn != nil {
@@ -215,4 +246,22 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 		scopes.Detail = fmt.Sprintf("asked: %s; granted: %s", strings.Join(f.askedScopes, " "), tok.Scope)
 	}
 	return append(checks, scopes)
+}
+
+// checkClientAuth checks that a client credentials request authenticated
+// the client as its settings say, without the secret in the form.
+func (f *oauthFacts) checkClientAuth(s OAuthStep) []OAuthCheck {
+	form, _ := url.ParseQuery(s.RequestBody)
+	checks := []OAuthCheck{{Name: "The client secret is not sent in the form", OK: !form.Has("client_secret")}}
+	switch f.clientAuth {
+	case OAuthPrivateKeyJWT:
+		checks = append(checks, OAuthCheck{Name: "A signed client assertion authenticates the client (private_key_jwt)",
+			OK: form.Get("client_assertion_type") == oauth.ClientAssertionJWTType && form.Has("client_assertion")})
+	default:
+		checks = append(checks, OAuthCheck{Name: "HTTP Basic authenticates the client (client_secret_basic)", OK: len(s.RequestHeader["Authorization"]) > 0})
+	}
+	if f.dpop {
+		checks = append(checks, OAuthCheck{Name: "A DPoP proof comes with the request", OK: len(s.RequestHeader["Dpop"]) > 0})
+	}
+	return checks
 }

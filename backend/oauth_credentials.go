@@ -18,11 +18,19 @@ import (
 var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 
 // Credentials returns the credentials that connect userID to the server:
-// the access token of their grant, else of the server's shared grant,
+// when its settings choose client credentials, tokens the playground
+// obtains itself (clientCredentials); otherwise the access token of their grant, else of the server's shared grant,
 // refreshed when it expires or the server refuses it (each refresh a
 // recorded step, its new token stored). Without a grant the requests go
 // unsigned and a refusal fails with ErrOAuthSignInNeeded.
 func (o *OAuth) Credentials(ctx context.Context, srv Server, userID int64) (mcpclient.Credentials, error) {
+	settings, err := o.store.OAuthSettings(ctx, srv.ID)
+	if err != nil {
+		return nil, err
+	}
+	if settings.Machine() {
+		return o.clientCredentials(srv, userID, settings)
+	}
 	g, secret, ok, err := o.grant(ctx, srv.ID, userID)
 	if err != nil {
 		return nil, err

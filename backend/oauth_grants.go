@@ -42,7 +42,19 @@ func (o *OAuth) Settings(ctx context.Context, serverID int64) (OAuthSettings, er
 	return o.store.OAuthSettings(ctx, serverID)
 }
 
-// SaveSettings stores the server's OAuth settings; the next sign-in uses them.
+// SaveSettings checks and stores the server's OAuth settings; the next
+// sign-in or connection uses them. An empty client secret or private key
+// keeps the stored one while the client ID stays the same. Invalid
+// settings are an EInvalid *Error whose Fields name the form fields (see
+// OAuthSettings.normalized).
 func (o *OAuth) SaveSettings(ctx context.Context, serverID int64, s OAuthSettings) error {
+	old, err := o.store.OAuthSettings(ctx, serverID)
+	if err != nil {
+		return err
+	}
+	s, err = s.keeping(old).normalized()
+	if err != nil {
+		return err
+	}
 	return o.store.SaveOAuthSettings(ctx, serverID, s)
 }

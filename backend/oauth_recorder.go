@@ -18,7 +18,8 @@ const stepBodyLimit = 256 << 10
 // stepRecorder is the http.RoundTripper of a flow's OAuth client: it sends
 // each request through base and stores the exchange as a step of the flow,
 // classified, checked and with its secrets redacted. Recording failures
-// are logged; they never fail the exchange. Exchanges of one flow happen
+// are logged; they never fail the exchange. A recorder of flow 0 checks
+// but stores nothing. Exchanges of one flow happen
 // one after another (the SDK's Authorize, a refresh, a re-run), which
 // facts relies on.
 type stepRecorder struct {
@@ -58,6 +59,9 @@ func (r *stepRecorder) record(ctx context.Context, step OAuthStep, respBody []by
 	step.Title = oauthStepTitle(step.Kind)
 	step.Checks = r.facts.checkStep(step, respBody)
 	r.facts.learn(step, respBody)
+	if r.flowID == 0 {
+		return // nobody's connection: there is no flow to show it in
+	}
 	if _, err := r.store.AddOAuthStep(context.WithoutCancel(ctx), step); err != nil {
 		r.log.Error("OAuth step not recorded", "flow", r.flowID, "err", err)
 	}
@@ -83,6 +87,8 @@ func (r *stepRecorder) classify(req *http.Request, body []byte) OAuthStepKind {
 			return OAuthStepToken
 		case "refresh_token":
 			return OAuthStepRefresh
+		case "client_credentials":
+			return OAuthStepClientCredentials
 		}
 	}
 	if bytes.Contains(body, []byte(`"redirect_uris"`)) {
@@ -110,6 +116,8 @@ func oauthStepTitle(k OAuthStepKind) string {
 		return "Authorization code exchange"
 	case OAuthStepRefresh:
 		return "Token refresh"
+	case OAuthStepClientCredentials:
+		return "Client credentials grant"
 	}
 	return "Other request"
 }

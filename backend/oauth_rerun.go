@@ -12,7 +12,8 @@ import (
 // code exchange is sent with its code and verifier still redacted (the
 // authorization server's refusal is the point); a refresh uses the flow
 // owner's current refresh token, stores the new token, and only that
-// owner may re-run it. Browser steps (authorization, callback) cannot be
+// owner may re-run it; a client credentials request is sent with the
+// client's current authentication (rerunClientCredentials). Browser steps (authorization, callback) cannot be
 // re-run. It returns the flow.
 func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (OAuthFlow, error) {
 	step, err := o.store.OAuthStep(ctx, stepID)
@@ -41,6 +42,10 @@ func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (O
 		}
 	}
 	switch step.Kind {
+	case OAuthStepClientCredentials:
+		if err := o.rerunClientCredentials(ctx, rec, srv, step); err != nil {
+			return flow, err
+		}
 	case OAuthStepAuthorization, OAuthStepCallback:
 		return flow, Errorf(EInvalid, "A browser step cannot be re-run; sign in again instead.")
 	case OAuthStepRefresh:

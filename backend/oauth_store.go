@@ -5,13 +5,22 @@ import (
 	"time"
 )
 
-// OAuthSettings are a server's own OAuth settings: a client registered
-// with its authorization server beforehand, and scopes to ask for instead
-// of those the server names.
+// OAuthSettings are a server's own OAuth settings: how the playground
+// obtains tokens, a client registered with its authorization server
+// beforehand, and scopes to ask for instead of those the server names.
 type OAuthSettings struct {
-	ClientID     string // "" registers a client dynamically
+	GrantType OAuthGrantType // "" is OAuthGrantAuthorizationCode
+	// ClientAuth is how a client credentials grant authenticates.
+	ClientAuth   OAuthClientAuth
+	ClientID     string // "" registers a client dynamically (authorization code only)
 	ClientSecret string // "" for a public client
-	Scopes       []string
+	// PrivateKeyPEM signs the client assertions of private_key_jwt; it is
+	// sealed at rest and never shown: KeyID names it instead.
+	PrivateKeyPEM string
+	KeyID         string // the key's JWK SHA-256 thumbprint (RFC 7638)
+	// DPoP asks for sender-constrained tokens (RFC 9449).
+	DPoP   bool
+	Scopes []string
 }
 
 // OAuthClientMethod says how a client came to be registered.

@@ -27,6 +27,9 @@ const (
 	OAuthStepToken OAuthStepKind = "token"
 	// OAuthStepRefresh exchanges a refresh token for a new access token.
 	OAuthStepRefresh OAuthStepKind = "refresh"
+	// OAuthStepClientCredentials obtains a token as the playground's own
+	// client (the client credentials grant), without a person.
+	OAuthStepClientCredentials OAuthStepKind = "client-credentials"
 	// OAuthStepOther is any other HTTP exchange of the flow.
 	OAuthStepOther OAuthStepKind = "other"
 )

@@ -136,36 +136,35 @@ func (s *Server) oauthShare(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
 }
 
-// saveOAuthSettings stores the server's pre-registered client and scopes;
-// an empty secret field keeps the secret stored, unless the client ID is
-// cleared.
+// saveOAuthSettings stores how the playground obtains the server's
+// tokens: the grant, the client and its secret or private key, DPoP and
+// scopes (an empty secret or key keeps the stored one). Settings that do
+// not pass validation show again on the server's page, the reasons at
+// their fields.
 func (s *Server) saveOAuthSettings(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	old, err := s.deps.OAuth.Settings(ctx, id)
+	next := backend.OAuthSettings{GrantType: backend.OAuthGrantType(c.FormValue("grant_type")),
+		ClientAuth: backend.OAuthClientAuth(c.FormValue("client_auth")), ClientID: strings.TrimSpace(c.FormValue("client_id")),
+		ClientSecret: c.FormValue("client_secret"), PrivateKeyPEM: c.FormValue("private_key"), DPoP: c.FormValue("dpop") == "1",
+		Scopes: strings.Fields(c.FormValue("scopes"))}
+	err = s.deps.OAuth.SaveSettings(c.Request().Context(), id, next)
+	if fields := fieldsOf(err); fields != nil {
+		return s.overviewPage(c, http.StatusUnprocessableEntity, &views.OAuthSettingsForm{GrantType: next.Grant(), ClientAuth: next.ClientAuth,
+			ClientID: next.ClientID, DPoP: next.DPoP, Scopes: strings.Join(next.Scopes, " "), Errors: fields, Message: backend.ErrorMessageOf(err)})
+	}
 	if err != nil {
 		return err
 	}
-	next := backend.OAuthSettings{ClientID: strings.TrimSpace(c.FormValue("client_id")), ClientSecret: c.FormValue("client_secret"),
-		Scopes: strings.Fields(c.FormValue("scopes"))}
-	if next.ClientSecret == "" && next.ClientID == old.ClientID {
-		next.ClientSecret = old.ClientSecret
-	}
-	if next.ClientID == "" {
-		next.ClientSecret = ""
-	}
-	if err := s.deps.OAuth.SaveSettings(ctx, id, next); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id))
+	return c.Redirect(http.StatusSeeOther, "/servers/"+itoa(id)+"#authorization")
 }
 
 // oauthCard is the Authorization card of an HTTP server's page for the
-// person viewing it; nil for a stdio server.
-func (s *Server) oauthCard(c echo.Context, srv backend.Server) (*views.OAuthCardView, error) {
+// person viewing it; nil for a stdio server. refused, when set, is a
+// settings form a save refused, shown in place of the stored settings.
+func (s *Server) oauthCard(c echo.Context, srv backend.Server, refused *views.OAuthSettingsForm) (*views.OAuthCardView, error) {
 	if srv.Transport == backend.TransportStdio || s.deps.OAuth == nil {
 		return nil, nil
 	}
@@ -190,7 +189,12 @@ func (s *Server) oauthCard(c echo.Context, srv backend.Server) (*views.OAuthCard
 	if err != nil {
 		return nil, err
 	}
-	v.ClientID, v.HasClientSecret, v.Scopes = settings.ClientID, settings.ClientSecret != "", strings.Join(settings.Scopes, " ")
+	v.Settings = views.OAuthSettingsForm{GrantType: settings.Grant(), ClientAuth: settings.ClientAuth, ClientID: settings.ClientID,
+		HasClientSecret: settings.ClientSecret != "", KeyID: settings.KeyID, DPoP: settings.DPoP, Scopes: strings.Join(settings.Scopes, " ")}
+	if refused != nil {
+		refused.HasClientSecret, refused.KeyID = v.Settings.HasClientSecret, v.Settings.KeyID
+		v.Settings = *refused
+	}
 	return v, nil
 }
 

@@ -27,6 +27,11 @@ const (
 // or for none (live nil); a section that needs a session may return
 // views.NotConnected.
 func (s *Server) explorerPage(c echo.Context, section views.Section, body func(srv backend.Server, live *backend.Session) (templ.Component, error)) error {
+	return s.explorerPageWith(c, http.StatusOK, section, body)
+}
+
+// explorerPageWith is explorerPage answered with status.
+func (s *Server) explorerPageWith(c echo.Context, status int, section views.Section, body func(srv backend.Server, live *backend.Session) (templ.Component, error)) error {
 	id, err := idParam(c)
 	if err != nil {
 		return err
@@ -52,13 +57,19 @@ func (s *Server) explorerPage(c echo.Context, section views.Section, body func(s
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Explorer(page(c, srv.Name), d, comp))
+	return render(c, status, views.Explorer(page(c, srv.Name), d, comp))
 }
 
 // showServer is a server's Overview: what the live session knows of the
 // server, what changed in its interface, and the server's recent sessions.
 func (s *Server) showServer(c echo.Context) error {
-	return s.explorerPage(c, views.SectionOverview, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+	return s.overviewPage(c, http.StatusOK, nil)
+}
+
+// overviewPage is the Overview answered with status; refused, when set,
+// is OAuth settings a save refused, shown with their errors.
+func (s *Server) overviewPage(c echo.Context, status int, refused *views.OAuthSettingsForm) error {
+	return s.explorerPageWith(c, status, views.SectionOverview, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
 		var v views.OverviewSectionView
 		if live != nil {
 			if o, err := s.deps.Pool.Overview(live.ID); err == nil {
@@ -69,7 +80,7 @@ func (s *Server) showServer(c echo.Context) error {
 		if v.Drift, err = s.driftView(c.Request().Context(), srv.ID, live); err != nil {
 			return nil, err
 		}
-		if v.OAuth, err = s.oauthCard(c, srv); err != nil {
+		if v.OAuth, err = s.oauthCard(c, srv, refused); err != nil {
 			return nil, err
 		}
 		sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions)
@@ -160,6 +171,15 @@ func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backen
 		return "", nil, err
 	}
 	if d, ok := s.deps.Pool.Diagnosis(id); ok {
+		if s.deps.OAuth != nil {
+			settings, err := s.deps.OAuth.Settings(c.Request().Context(), serverID)
+			if err != nil {
+				return "", nil, err
+			}
+			if settings.Machine() {
+				d = backend.ClientCredentialsDiagnosis(d)
+			}
+		}
 		return sess.CloseReason, &d, nil
 	}
 	return sess.CloseReason, nil, nil

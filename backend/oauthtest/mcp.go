@@ -12,13 +12,17 @@ import (
 )
 
 // verifyToken is the MCP server's bearer token check: an access token
-// this authorization server issued for this resource, not yet expired.
-func (s *Server) verifyToken(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+// this authorization server issued for this resource, not yet expired,
+// and for a DPoP-bound token, proven with its key (dpopScheme).
+func (s *Server) verifyToken(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
 	s.mu.Lock()
 	g, ok := s.access[token]
 	s.mu.Unlock()
 	if !ok || g.resource != s.MCPURL || time.Now().After(g.expires) {
 		return nil, fmt.Errorf("%w: unknown, expired or foreign access token", auth.ErrInvalidToken)
+	}
+	if g.jkt != provenKey(r) {
+		return nil, fmt.Errorf("%w: the token is bound to a DPoP key the request did not prove", auth.ErrInvalidToken)
 	}
 	return &auth.TokenInfo{Scopes: g.scopes, Expiration: g.expires, UserID: g.subject}, nil
 }

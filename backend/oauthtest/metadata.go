@@ -29,8 +29,8 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 		RegistrationEndpoint:                       s.Issuer + "/register",
 		ScopesSupported:                            s.opts.Scopes,
 		ResponseTypesSupported:                     []string{"code"},
-		GrantTypesSupported:                        []string{"authorization_code", "refresh_token"},
-		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "none"},
+		GrantTypesSupported:                        []string{"authorization_code", "refresh_token", "client_credentials"},
+		TokenEndpointAuthMethodsSupported:          []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
 		CodeChallengeMethodsSupported:              []string{"S256"},
 		AuthorizationResponseIssParameterSupported: true,
 	}
@@ -40,7 +40,10 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 	if f.NoS256 {
 		meta.CodeChallengeMethodsSupported = []string{"plain"}
 	}
-	writeJSON(w, http.StatusOK, meta)
+	writeJSON(w, http.StatusOK, struct {
+		oauthex.AuthServerMeta
+		DPoPAlgs []string `json:"dpop_signing_alg_values_supported"`
+	}{meta, []string{"ES256"}})
 }
 
 // resourceMetadata is the MCP server's RFC 9728 document.
@@ -60,7 +63,7 @@ func (s *Server) resourceServerHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(s.resourceMetadata()))
 	guard := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{ResourceMetadataURL: s.ResourceMetadataURL})
-	mux.Handle("/mcp", s.countRefusals(guard(newMCPHandler())))
+	mux.Handle("/mcp", s.countRefusals(s.dpopScheme(guard(newMCPHandler()))))
 	return mux
 }
 

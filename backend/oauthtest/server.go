@@ -3,11 +3,14 @@
 // of the playground's sign-in: discovery, dynamic or pre-registered
 // clients, a real approve page a browser submits, PKCE, resource
 // indicators, the iss response parameter, rotating refresh tokens and
-// short-lived access tokens. Counters and fault switches let a test see
+// short-lived access tokens; and for clients without a person, the
+// client credentials grant (client secret or private_key_jwt) with
+// optional DPoP-bound tokens. Counters and fault switches let a test see
 // what happened and make the authorization server misbehave.
 package oauthtest
 
 import (
+	"crypto"
 	"net/http/httptest"
 	"slices"
 	"sync"
@@ -28,6 +31,12 @@ type Options struct {
 	// Subject names the person who approves on the authorization page;
 	// "alice" when empty.
 	Subject string
+	// DPoP makes the authorization server require a DPoP proof of every
+	// client credentials token request and bind the token to its key
+	// (RFC 9449); the MCP server then takes such a token only with the
+	// DPoP scheme and a proof. A request that brings a proof unasked
+	// gets a bound token too.
+	DPoP bool
 	// Faults make the authorization server misbehave from the start;
 	// Server.SetFaults changes them later.
 	Faults Faults
@@ -37,6 +46,9 @@ type Options struct {
 type Client struct {
 	ID     string
 	Secret string // "" for a public client
+	// PublicKey, when set, verifies the client's private_key_jwt
+	// assertions; the client then authenticates with them only.
+	PublicKey crypto.PublicKey
 	// RedirectURIs the client may use; a pre-registered client without
 	// any may use any loopback http URL.
 	RedirectURIs []string
@@ -59,17 +71,20 @@ type Faults struct {
 
 // Stats counts what the authorization and MCP servers did.
 type Stats struct {
-	Registrations  int // clients registered dynamically
-	Approvals      int // approve decisions on the authorization page
-	Denials        int // deny decisions, including Faults.Deny
-	CodeExchanges  int // authorization codes exchanged for tokens
-	Refreshes      int // refresh-token grants that succeeded
-	Unauthorized   int // MCP requests refused for want of a valid token
-	LastScopes     []string
-	LastClientID   string
-	LastResource   string    // resource indicator of the last token request
-	LastAuthorized time.Time // of the last approve decision
-	LastIssued     time.Time // of the last access token
+	Registrations int // clients registered dynamically
+	Approvals     int // approve decisions on the authorization page
+	Denials       int // deny decisions, including Faults.Deny
+	CodeExchanges int // authorization codes exchanged for tokens
+	Refreshes     int // refresh-token grants that succeeded
+	// ClientCredentials counts the client credentials grants that
+	// succeeded.
+	ClientCredentials int
+	Unauthorized      int // MCP requests refused for want of a valid token
+	LastScopes        []string
+	LastClientID      string
+	LastResource      string    // resource indicator of the last token request
+	LastAuthorized    time.Time // of the last approve decision
+	LastIssued        time.Time // of the last access token
 }
 
 // Server is a running pair of servers; Start closes both at the test's

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -27,6 +28,7 @@ type grant struct {
 	resource string
 	scopes   []string
 	expires  time.Time // of an access token; zero for a refresh token
+	jkt      string    // the thumbprint of the DPoP key the token is bound to; "" for a Bearer token
 }
 
 // serveToken is the token endpoint: the authorization_code grant (with
@@ -48,20 +50,30 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		s.exchangeCode(w, r, c)
 	case "refresh_token":
 		s.refreshGrant(w, r, c)
+	case "client_credentials":
+		s.clientCredentialsGrant(w, r, c)
 	default:
-		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
+		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials")
 	}
 }
 
-// authenticateClient finds the client by client_secret_basic,
+// authenticateClient finds the client by private_key_jwt (the only way a
+// client with a public key authenticates), client_secret_basic,
 // client_secret_post, or client_id alone for a public client.
 func (s *Server) authenticateClient(r *http.Request) (Client, bool) {
+	if r.PostForm.Has("client_assertion") {
+		return s.authenticateAssertion(r.PostForm)
+	}
 	id, secret, basic := r.BasicAuth()
+	if basic {
+		id, _ = url.QueryUnescape(id) // RFC 6749 section 2.3.1 form-encodes both
+		secret, _ = url.QueryUnescape(secret)
+	}
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 	}
 	c, ok := s.client(id)
-	if !ok {
+	if !ok || c.PublicKey != nil {
 		return Client{}, false
 	}
 	return c, subtle.ConstantTimeCompare([]byte(c.Secret), []byte(secret)) == 1
@@ -122,10 +134,7 @@ func (s *Server) issueTokens(w http.ResponseWriter, g grant, refreshed bool) {
 	} else {
 		s.stats.CodeExchanges++
 	}
-	s.stats.LastScopes = g.scopes
-	s.stats.LastClientID = g.clientID
-	s.stats.LastResource = g.resource
-	s.stats.LastIssued = time.Now()
+	s.noteIssued(g)
 	s.mu.Unlock()
 
 	writeJSON(w, http.StatusOK, map[string]any{
@@ -135,6 +144,14 @@ func (s *Server) issueTokens(w http.ResponseWriter, g grant, refreshed bool) {
 		"refresh_token": refresh,
 		"scope":         strings.Join(g.scopes, " "),
 	})
+}
+
+// noteIssued records in the stats that a token was issued for g; mu is held.
+func (s *Server) noteIssued(g grant) {
+	s.stats.LastScopes = g.scopes
+	s.stats.LastClientID = g.clientID
+	s.stats.LastResource = g.resource
+	s.stats.LastIssued = time.Now()
 }
 
 // s256 is the PKCE S256 transform of a code verifier (RFC 7636 §4.2).

@@ -32,11 +32,17 @@ func (d *DB) openOptional(text string) (string, error) {
 // OAuthSettings implements backend.OAuthStore.
 func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSettings, error) {
 	var r struct {
+		GrantType    string `db:"grant_type"`
+		ClientAuth   string `db:"client_auth"`
 		ClientID     string `db:"client_id"`
 		ClientSecret string `db:"client_secret"`
+		PrivateKey   string `db:"private_key"`
+		KeyID        string `db:"key_id"`
+		DPoP         bool   `db:"dpop"`
 		Scopes       string `db:"scopes"`
 	}
-	err := d.db.GetContext(ctx, &r, `SELECT client_id, client_secret, scopes FROM server_oauth WHERE server_id = ?`, serverID)
+	err := d.db.GetContext(ctx, &r, `SELECT grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes
+		FROM server_oauth WHERE server_id = ?`, serverID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return backend.OAuthSettings{}, nil
 	}
@@ -47,7 +53,16 @@ func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSe
 	if err != nil {
 		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
 	}
-	return backend.OAuthSettings{ClientID: r.ClientID, ClientSecret: secret, Scopes: strings.Fields(r.Scopes)}, nil
+	key, err := d.openOptional(r.PrivateKey)
+	if err != nil {
+		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
+	}
+	s := backend.OAuthSettings{GrantType: backend.OAuthGrantType(r.GrantType), ClientID: r.ClientID, ClientSecret: secret,
+		PrivateKeyPEM: key, KeyID: r.KeyID, DPoP: r.DPoP, Scopes: strings.Fields(r.Scopes)}
+	if s.Machine() {
+		s.ClientAuth = backend.OAuthClientAuth(r.ClientAuth)
+	}
+	return s, nil
 }
 
 // SaveOAuthSettings implements backend.OAuthStore.
@@ -56,10 +71,20 @@ func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s backend.OA
 	if err != nil {
 		return err
 	}
-	_, err = d.db.ExecContext(ctx, `INSERT INTO server_oauth (server_id, client_id, client_secret, scopes, updated_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (server_id) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret,
-		scopes = excluded.scopes, updated_at = excluded.updated_at`,
-		serverID, s.ClientID, secret, strings.Join(s.Scopes, " "), unixNano(time.Now()))
+	key, err := d.sealOptional(s.PrivateKeyPEM)
+	if err != nil {
+		return err
+	}
+	auth := s.ClientAuth
+	if auth == "" {
+		auth = backend.OAuthClientSecretBasic
+	}
+	_, err = d.db.ExecContext(ctx, `INSERT INTO server_oauth (server_id, grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (server_id) DO UPDATE SET grant_type = excluded.grant_type, client_auth = excluded.client_auth,
+		client_id = excluded.client_id, client_secret = excluded.client_secret, private_key = excluded.private_key,
+		key_id = excluded.key_id, dpop = excluded.dpop, scopes = excluded.scopes, updated_at = excluded.updated_at`,
+		serverID, string(s.Grant()), string(auth), s.ClientID, secret, key, s.KeyID, s.DPoP, strings.Join(s.Scopes, " "), unixNano(time.Now()))
 	if err != nil {
 		return fmt.Errorf("store: save OAuth settings of server %d: %w", serverID, err)
 	}

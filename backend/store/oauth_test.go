@@ -57,3 +57,37 @@ func TestOAuthSecretsAreSealedAndRotated(t *testing.T) {
 		t.Errorf("the settings after rotation: %+v %v", s, err)
 	}
 }
+
+// A client credentials setting's private key is sealed in the files and
+// re-sealed by key rotation; the grant, the key ID and DPoP come back as
+// saved.
+func TestOAuthPrivateKeyIsSealedAndRotated(t *testing.T) {
+	const keyBody = "private-key-body-that-must-not-leak"
+	path := filepath.Join(t.TempDir(), "playground.db")
+	ctx := testContext(t)
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvID := MustCreateServer(t, d, backend.Server{Name: "machine", Transport: backend.TransportHTTP, URL: "https://mcp.example/mcp"})
+	want := backend.OAuthSettings{GrantType: backend.OAuthGrantClientCredentials, ClientAuth: backend.OAuthPrivateKeyJWT, ClientID: "svc",
+		PrivateKeyPEM: "-----BEGIN PRIVATE KEY-----\n" + keyBody + "\n-----END PRIVATE KEY-----\n", KeyID: "thumb", DPoP: true, Scopes: []string{"mcp:read"}}
+	if err := d.SaveOAuthSettings(ctx, srvID, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if found := findInFiles(t, path, []string{keyBody}); len(found) > 0 {
+		t.Fatalf("in plain text in the files: %v", found)
+	}
+	if _, err := RotateKey(ctx, path, KeySource{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d = MustOpenPath(t, path)
+	got, err := d.OAuthSettings(ctx, srvID)
+	if err != nil || got.PrivateKeyPEM != want.PrivateKeyPEM || got.GrantType != want.GrantType || got.ClientAuth != want.ClientAuth ||
+		got.KeyID != "thumb" || !got.DPoP || strings.Join(got.Scopes, " ") != "mcp:read" {
+		t.Errorf("the settings after rotation: %+v %v", got, err)
+	}
+}
