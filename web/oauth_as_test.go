@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +34,7 @@ type testAS struct {
 	Issuer, MCPURL, SSEURL string
 	lifetime               time.Duration
 	wrongIssuer            bool
+	tokenAnswer            tokenAnswer
 
 	mu        sync.Mutex
 	clients   map[string][]string // client id → redirect URIs
@@ -42,16 +44,28 @@ type testAS struct {
 	refresh   map[string]bool
 	issued    []string // access tokens, in order
 	refreshes int
+	secrets   []string // every code, verifier and token that crossed the wire
 }
+
+// tokenAnswer is how the token endpoint spells its answer. Each is one
+// that golang.org/x/oauth2 accepts.
+type tokenAnswer int
+
+const (
+	tokenAsJSON     tokenAnswer = iota
+	tokenAsForm                 // a form-encoded body labelled text/plain, as GitHub's
+	tokenAsShouting             // JSON with upper-case member names
+)
 
 type testASOptions struct {
 	lifetime    time.Duration // of access tokens; an hour when zero
 	wrongIssuer bool          // the metadata names another issuer
+	tokenAnswer tokenAnswer
 }
 
 func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	t.Helper()
-	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, clients: map[string][]string{}, pending: map[string]url.Values{},
+	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, clients: map[string][]string{}, pending: map[string]url.Values{},
 		codes: map[string]url.Values{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	if as.lifetime == 0 {
 		as.lifetime = time.Hour
@@ -164,6 +178,7 @@ func (as *testAS) approve(w http.ResponseWriter, r *http.Request) {
 	delete(as.pending, r.URL.Query().Get("request"))
 	code := rand.Text()
 	as.codes[code] = q
+	as.secrets = append(as.secrets, code)
 	as.mu.Unlock()
 	if !ok {
 		http.Error(w, "no such request", http.StatusBadRequest)
@@ -180,6 +195,9 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	}
 	as.mu.Lock()
 	defer as.mu.Unlock()
+	if v := r.PostForm.Get("code_verifier"); v != "" && v != "[redacted]" { // a re-run sends it redacted
+		as.secrets = append(as.secrets, v)
+	}
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
 		q, ok := as.codes[r.PostForm.Get("code")]
@@ -205,8 +223,33 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.access[access] = time.Now().Add(as.lifetime)
 	as.refresh[refresh] = true
 	as.issued = append(as.issued, access)
+	as.secrets = append(as.secrets, access, refresh)
+	answer := url.Values{"access_token": {access}, "token_type": {"Bearer"}, "expires_in": {fmt.Sprint(int(as.lifetime.Seconds()))},
+		"refresh_token": {refresh}, "scope": {"mcp offline_access"}}
+	switch as.tokenAnswer {
+	case tokenAsForm:
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, answer.Encode())
+		return
+	case tokenAsShouting:
+		shouted := map[string]any{}
+		for k, v := range answer {
+			shouted[strings.ToUpper(k)] = v[0]
+		}
+		shouted["EXPIRES_IN"] = int(as.lifetime.Seconds())
+		writeJSON(w, http.StatusOK, shouted)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(as.lifetime.Seconds()),
 		"refresh_token": refresh, "scope": "mcp offline_access"})
+}
+
+// crossedSecrets is every code, verifier and token that crossed the wire
+// so far.
+func (as *testAS) crossedSecrets() []string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return slices.Clone(as.secrets)
 }
 
 // revokeAccessTokens forgets every access token issued, as a server
