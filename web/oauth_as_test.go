@@ -35,6 +35,7 @@ type testAS struct {
 	lifetime               time.Duration
 	wrongIssuer            bool
 	tokenAnswer            tokenAnswer
+	authorizeAt            string
 
 	mu        sync.Mutex
 	clients   map[string][]string // client id → redirect URIs
@@ -61,11 +62,12 @@ type testASOptions struct {
 	lifetime    time.Duration // of access tokens; an hour when zero
 	wrongIssuer bool          // the metadata names another issuer
 	tokenAnswer tokenAnswer
+	authorizeAt string // the metadata's authorization_endpoint, if not the server's own
 }
 
 func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	t.Helper()
-	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, clients: map[string][]string{}, pending: map[string]url.Values{},
+	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, authorizeAt: o.authorizeAt, clients: map[string][]string{}, pending: map[string]url.Values{},
 		codes: map[string]url.Values{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	if as.lifetime == 0 {
 		as.lifetime = time.Hour
@@ -122,8 +124,12 @@ func (as *testAS) metadata(w http.ResponseWriter, _ *http.Request) {
 	if as.wrongIssuer {
 		issuer = "http://issuer.invalid"
 	}
+	authorize := as.Issuer + "/authorize"
+	if as.authorizeAt != "" {
+		authorize = as.authorizeAt
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer": issuer, "authorization_endpoint": as.Issuer + "/authorize", "token_endpoint": as.Issuer + "/token",
+		"issuer": issuer, "authorization_endpoint": authorize, "token_endpoint": as.Issuer + "/token",
 		"registration_endpoint": as.Issuer + "/register", "response_types_supported": []string{"code"},
 		"grant_types_supported": []string{"authorization_code", "refresh_token"}, "code_challenge_methods_supported": []string{"S256"},
 		"token_endpoint_auth_methods_supported": []string{"none"}, "scopes_supported": []string{"mcp", "offline_access"},

@@ -340,3 +340,28 @@ func TestOAuthSharedSignInConnectsTeammatesUntilItsOwnerSignsOut(t *testing.T) {
 		t.Errorf("bob still connects after the owner signed out: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestOAuthAuthorizationEndpointMustBeAWebAddress: the dashboard sends
+// the browser to the authorization endpoint the metadata names (a link
+// and a refresh on the continue page), so one of another scheme, which
+// the SDK lets through on a loopback host, would have the dashboard open
+// an application on the person's machine. The sign-in fails instead, at
+// the authorization step, and says why.
+func TestOAuthAuthorizationEndpointMustBeAWebAddress(t *testing.T) {
+	for _, endpoint := range []string{"ms-officecmd://127.0.0.1/open", "vscode://localhost/authorize", "file://localhost/etc/passwd"} {
+		t.Run(endpoint, func(t *testing.T) {
+			d := MustDashboard(t)
+			as := mustTestAS(t, testASOptions{authorizeAt: endpoint})
+			srv := d.MustAPIServer(t, map[string]any{"name": "launcher", "transport": "http", "url": as.MCPURL})
+			flow := d.startOAuthSignIn(t, d.client, srv.ID)
+			if !oauthFlowURL.MatchString(flow) {
+				t.Fatalf("the sign-in sent the browser to %q, want the debugger of the failed sign-in", flow)
+			}
+			page := d.get(t, flow).Body
+			failure := regexp.MustCompile(`data-testid="oauth-flow-failure">([^<]*)`).FindStringSubmatch(page)
+			if failure == nil || !strings.Contains(failure[1], "not a web address") {
+				t.Errorf("the failure banner reads %q, want it to say the authorization endpoint is not a web address", failure)
+			}
+		})
+	}
+}
