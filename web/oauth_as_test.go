@@ -36,6 +36,7 @@ type testAS struct {
 	wrongIssuer            bool
 	tokenAnswer            tokenAnswer
 	authorizeAt            string
+	metadataBody           string
 
 	mu        sync.Mutex
 	clients   map[string][]string // client id → redirect URIs
@@ -63,11 +64,14 @@ type testASOptions struct {
 	wrongIssuer bool          // the metadata names another issuer
 	tokenAnswer tokenAnswer
 	authorizeAt string // the metadata's authorization_endpoint, if not the server's own
+	// metadataBody, if set, is the authorization server metadata's body,
+	// labelled application/json.
+	metadataBody string
 }
 
 func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	t.Helper()
-	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, authorizeAt: o.authorizeAt, clients: map[string][]string{}, pending: map[string]url.Values{},
+	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, authorizeAt: o.authorizeAt, metadataBody: o.metadataBody, clients: map[string][]string{}, pending: map[string]url.Values{},
 		codes: map[string]url.Values{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	if as.lifetime == 0 {
 		as.lifetime = time.Hour
@@ -120,6 +124,11 @@ func (as *testAS) verify(_ context.Context, token string, _ *http.Request) (*aut
 }
 
 func (as *testAS) metadata(w http.ResponseWriter, _ *http.Request) {
+	if as.metadataBody != "" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, as.metadataBody)
+		return
+	}
 	issuer := as.Issuer
 	if as.wrongIssuer {
 		issuer = "http://issuer.invalid"

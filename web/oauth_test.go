@@ -365,3 +365,33 @@ func TestOAuthAuthorizationEndpointMustBeAWebAddress(t *testing.T) {
 		})
 	}
 }
+
+// TestOAuthGarbageMetadataFailsAtItsStep: metadata of many megabytes or
+// not JSON at all ends the sign-in at the server metadata step, at once,
+// with a failure that names the step; the step keeps a bounded excerpt.
+func TestOAuthGarbageMetadataFailsAtItsStep(t *testing.T) {
+	huge := `{"issuer":"x","pad":"` + strings.Repeat("a", 8<<20) + `"}`
+	for name, body := range map[string]string{"8 MB": huge, "not JSON": "<html><body>Welcome</body></html>"} {
+		t.Run(name, func(t *testing.T) {
+			d := MustDashboard(t)
+			as := mustTestAS(t, testASOptions{metadataBody: body})
+			srv := d.MustAPIServer(t, map[string]any{"name": "garbage", "transport": "http", "url": as.MCPURL})
+			start := time.Now()
+			flow := d.startOAuthSignIn(t, d.client, srv.ID)
+			if !oauthFlowURL.MatchString(flow) || time.Since(start) > 10*time.Second {
+				t.Fatalf("the sign-in led to %q after %s, want the debugger of a failed sign-in, soon", flow, time.Since(start))
+			}
+			page := d.get(t, flow).Body
+			if got := oauthSteps(page); len(got) < 3 || got[2] != "server-metadata:failed" {
+				t.Errorf("the steps are %q, want the server metadata step failed", got)
+			}
+			failure := regexp.MustCompile(`data-testid="oauth-flow-failure">([^<]*)`).FindStringSubmatch(page)
+			if failure == nil || !strings.Contains(failure[1], "Authorization server metadata") {
+				t.Errorf("the failure banner reads %q, want it to name the server metadata step", failure)
+			}
+			if len(page) > 1<<20 {
+				t.Errorf("the debugger page is %d bytes: the step keeps the whole body", len(page))
+			}
+		})
+	}
+}
