@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -67,6 +68,9 @@ type testASOptions struct {
 	// metadataBody, if set, is the authorization server metadata's body,
 	// labelled application/json.
 	metadataBody string
+	// authorizationServer, if set, is what the protected resource
+	// metadata names as its authorization server instead of the issuer.
+	authorizationServer string
 }
 
 func mustTestAS(t *testing.T, o testASOptions) *testAS {
@@ -95,7 +99,7 @@ func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	as.MCPURL = mcpSrv.URL + "/mcp"
 	prmURL := mcpSrv.URL + "/.well-known/oauth-protected-resource/mcp"
 	mcpMux.Handle("GET /.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource: as.MCPURL, AuthorizationServers: []string{as.Issuer}, ScopesSupported: []string{"mcp"}}))
+		Resource: as.MCPURL, AuthorizationServers: []string{cmp.Or(o.authorizationServer, as.Issuer)}, ScopesSupported: []string{"mcp"}}))
 	server := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "whoami", Description: "names the signed-in subject"},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

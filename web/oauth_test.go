@@ -395,3 +395,38 @@ func TestOAuthGarbageMetadataFailsAtItsStep(t *testing.T) {
 		})
 	}
 }
+
+// TestOAuthFetchesOnlyWebAddresses: a server's metadata that names a
+// file: URL as its authorization server has the dashboard fetch nothing
+// from the host's files, neither in the sign-in nor in a re-run of its
+// steps, and a viewer cannot have a step re-run at all.
+func TestOAuthFetchesOnlyWebAddresses(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{authorizationServer: "file:///etc/passwd"})
+	srv := d.MustAPIServer(t, map[string]any{"name": "guarded", "transport": "http", "url": as.MCPURL})
+	flow := d.startOAuthSignIn(t, d.client, srv.ID)
+	if !oauthFlowURL.MatchString(flow) {
+		t.Fatalf("the sign-in led to %q, want the debugger of a failed sign-in", flow)
+	}
+	page := d.get(t, flow).Body
+	steps := stepFormRe.FindAllStringSubmatch(page, -1)
+	if len(steps) == 0 {
+		t.Fatalf("the debugger shows no step:\n%s", page)
+	}
+	viewer := newClient()
+	d.mustAccount(t, "vera", backend.RoleViewer)
+	d.mustSignIn(t, viewer, "vera")
+	for _, s := range steps {
+		if r := d.postFormWith(t, viewer, flow+"/steps/"+s[1]+"/rerun", url.Values{"_csrf": {d.csrfWith(t, viewer)}}); r.Status != http.StatusForbidden {
+			t.Errorf("a viewer re-running the %s step: %d, want 403", s[2], r.Status)
+		}
+		d.postForm(t, flow+"/steps/"+s[1]+"/rerun", url.Values{"_csrf": {d.MustCSRF(t)}})
+	}
+	page = d.get(t, flow).Body
+	if strings.Contains(page, "root:") || strings.Contains(page, "/bin/") {
+		t.Errorf("the debugger shows the host's /etc/passwd:\n%s", page)
+	}
+	if !strings.Contains(page, "file:///etc/passwd") {
+		t.Errorf("the debugger does not say why the file: URL was not fetched:\n%s", page)
+	}
+}
