@@ -68,6 +68,13 @@ func redactURL(u *url.URL) string {
 	return c.String()
 }
 
+// RedactOAuthURL returns the URL text u (absolute, or a path with a
+// query) with the values of OAuth's secret parameters in its query
+// replaced: an authorization code on its way to the callback, a token.
+func RedactOAuthURL(u string) string {
+	return redactURLText(u)
+}
+
 // redactURLText is redactURL for a URL given as text; text that does not
 // parse is kept whole only when it has no query.
 func redactURLText(text string) string {

@@ -86,3 +86,31 @@ func viewerAPI(t *testing.T, d *dashboard, token, path string) string {
 	req.Header.Set("Authorization", "Bearer "+token)
 	return d.doWith(t, newClient(), req).Body
 }
+
+// TestOAuthCallbackAfterTheSessionEndedKeepsTheCodeOutOfTheAuditLog: a
+// browser whose dashboard session ended while it was at the authorization
+// server comes back to a sign-in page that returns to the callback; the
+// audit log's record of that sign-in names where it returns, without the
+// authorization code.
+func TestOAuthCallbackAfterTheSessionEndedKeepsTheCodeOutOfTheAuditLog(t *testing.T) {
+	d := MustDashboard(t)
+	const code = "CODE-OF-THE-AUTHORIZATION-SERVER"
+	c := newClient()
+	r := d.doWith(t, c, d.newRequest(t, http.MethodGet, "/oauth/callback?code="+code+"&state=st", nil))
+	next, err := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusSeeOther || err != nil || !strings.Contains(next.Query().Get("next"), code) {
+		t.Fatalf("an anonymous callback: %d to %q, want a sign-in that returns to it", r.Status, r.Header.Get("Location"))
+	}
+	page := d.doWith(t, c, d.newRequest(t, http.MethodGet, next.RequestURI(), nil))
+	m := csrfField.FindStringSubmatch(page.Body)
+	if m == nil {
+		t.Fatalf("the sign-in page has no CSRF field: %d", page.Status)
+	}
+	form := url.Values{"_csrf": {m[1]}, "name": {testAdmin}, "password": {testPassword}, "next": {next.Query().Get("next")}}
+	if r := d.postFormWith(t, c, "/signin", form); r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/oauth/callback?") {
+		t.Fatalf("signing in: %d to %q, want the callback", r.Status, r.Header.Get("Location"))
+	}
+	if e := d.mustOneAuditEvent(t, "signin"); strings.Contains(string(e.Details), code) || !strings.Contains(string(e.Details), "/oauth/callback") {
+		t.Errorf("the sign-in's audit details are %s: want where it returns without the code", e.Details)
+	}
+}
