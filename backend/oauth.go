@@ -157,6 +157,9 @@ func (o *OAuth) handlerConfig(rec *stepRecorder, settings OAuthSettings, redirec
 		RequestRefreshToken: true,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			rec.record(ctx, OAuthStep{FlowID: s.flowID, Kind: OAuthStepAuthorization, Method: http.MethodGet, URL: args.URL, At: time.Now()}, nil)
+			if !IsWebAddress(args.URL) {
+				return nil, errors.New("the authorization endpoint is not a web address (http or https); the browser is not sent there")
+			}
 			o.await(stateOf(args.URL), s)
 			s.authURL <- args.URL
 			select {
@@ -300,6 +303,15 @@ func redactURLsIn(text string) string {
 		}
 	}
 	return strings.Join(fields, " ")
+}
+
+// IsWebAddress reports whether u is an absolute http or https URL: the
+// only kind the dashboard sends a browser to. The SDK refuses script
+// schemes only, and any scheme on a loopback host, which could open an
+// application on the person's machine.
+func IsWebAddress(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
 // stateOf returns the state parameter of an authorization URL.

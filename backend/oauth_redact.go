@@ -3,8 +3,12 @@ package backend
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -49,7 +53,7 @@ func redactQuery(q string) string {
 	pairs := strings.Split(q, "&")
 	for i, p := range pairs {
 		key, _, _ := strings.Cut(p, "=")
-		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[name] {
+		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[strings.ToLower(name)] {
 			pairs[i] = key + "=" + redactedValue
 		}
 	}
@@ -62,6 +66,13 @@ func redactURL(u *url.URL) string {
 	c.User = nil
 	c.RawQuery = redactQuery(c.RawQuery)
 	return c.String()
+}
+
+// RedactOAuthURL returns the URL text u (absolute, or a path with a
+// query) with the values of OAuth's secret parameters in its query
+// replaced: an authorization code on its way to the callback, a token.
+func RedactOAuthURL(u string) string {
+	return redactURLText(u)
 }
 
 // redactURLText is redactURL for a URL given as text; text that does not
@@ -77,17 +88,27 @@ func redactURLText(text string) string {
 
 // redactBody returns an exchange's body as text with its secrets
 // replaced: form bodies by parameter, JSON objects by member (at any
-// depth). Other bodies are kept as they are.
+// depth). Member and parameter names match in any case, as
+// encoding/json matches them. A body that is not JSON (cut at
+// stepBodyLimit, or malformed) has the string values of secret members
+// replaced where they appear, and, labelled text/plain or not at all, its
+// form parameters too: golang.org/x/oauth2 reads such a token answer as a
+// form. Other bodies are kept as they are.
 func redactBody(contentType string, body []byte) string {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
 	switch {
 	case len(body) == 0:
 		return ""
-	case strings.HasPrefix(contentType, "application/x-www-form-urlencoded"):
+	case mediaType == "application/x-www-form-urlencoded":
 		return redactQuery(string(body))
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return string(body)
+		text := secretMember.ReplaceAllString(string(body), `${1}"`+redactedValue+`"`)
+		if mediaType == "text/plain" || mediaType == "" {
+			text = redactQuery(text)
+		}
+		return text
 	}
 	if !redactJSON(v) {
 		return string(body)
@@ -102,13 +123,21 @@ func redactBody(contentType string, body []byte) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
+// secretMember matches a JSON member named by oauthSecretFields, in any
+// case, with its string value up to its closing quote or the end of the
+// text; group 1 is the name and colon.
+var secretMember = func() *regexp.Regexp {
+	names := slices.Sorted(maps.Keys(oauthSecretFields))
+	return regexp.MustCompile(`(?i)("(?:` + strings.Join(names, "|") + `)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)`)
+}()
+
 // redactJSON replaces secret members in v and reports whether it did.
 func redactJSON(v any) bool {
 	changed := false
 	switch t := v.(type) {
 	case map[string]any:
 		for k, member := range t {
-			if oauthSecretFields[k] {
+			if oauthSecretFields[strings.ToLower(k)] {
 				if s, ok := member.(string); !ok || s != redactedValue {
 					t[k] = redactedValue
 					changed = true

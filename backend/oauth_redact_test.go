@@ -21,6 +21,11 @@ func TestOAuthExchangesKeepNoSecret(t *testing.T) {
 			`{"access_token":"` + secret + `","refresh_token":"` + secret + `","token_type":"Bearer","expires_in":60}`, ""},
 		{"registration answer", "application/json", `{"client_id":"c1","client_secret":"` + secret + `"}`, ""},
 		{"nested", "application/json", `{"a":[{"id_token":"` + secret + `"}]}`, ""},
+		{"token answer as a text/plain form (oauth2 reads it)", "text/plain",
+			"access_token=" + secret + "&refresh_token=" + secret + "&token_type=bearer", "access_token=[redacted]&refresh_token=[redacted]&token_type=bearer"},
+		{"upper-case members (encoding/json matches them)", "application/json", `{"ACCESS_TOKEN":"` + secret + `","Refresh_Token":"` + secret + `"}`, ""},
+		{"JSON cut at the step's limit", "application/json", `{"access_token":"` + secret + `","refresh_token":"` + secret + `","pad":"xxxx`, ""},
+		{"JSON cut inside a secret", "application/json", `{"token_type":"Bearer","access_token":"` + secret, ""},
 		{"metadata without secrets is kept as sent", "application/json", `{"issuer":"https://as.example"}`, `{"issuer":"https://as.example"}`},
 	}
 	for _, tt := range tests {

@@ -100,6 +100,9 @@ func redactField(name, value string) any {
 	if v, ok := jsonText(value); ok {
 		return redactJSON(v)
 	}
+	if localPath(value) != "" && strings.Contains(value, "?") { // a page to return to, as sign-in's next
+		return backend.RedactOAuthURL(value)
+	}
 	return backend.RedactURLsIn(value)
 }
 

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +35,9 @@ type testAS struct {
 	Issuer, MCPURL, SSEURL string
 	lifetime               time.Duration
 	wrongIssuer            bool
+	tokenAnswer            tokenAnswer
+	authorizeAt            string
+	metadataBody           string
 
 	mu        sync.Mutex
 	clients   map[string][]string // client id → redirect URIs
@@ -42,16 +47,35 @@ type testAS struct {
 	refresh   map[string]bool
 	issued    []string // access tokens, in order
 	refreshes int
+	secrets   []string // every code, verifier and token that crossed the wire
 }
+
+// tokenAnswer is how the token endpoint spells its answer. Each is one
+// that golang.org/x/oauth2 accepts.
+type tokenAnswer int
+
+const (
+	tokenAsJSON     tokenAnswer = iota
+	tokenAsForm                 // a form-encoded body labelled text/plain, as GitHub's
+	tokenAsShouting             // JSON with upper-case member names
+)
 
 type testASOptions struct {
 	lifetime    time.Duration // of access tokens; an hour when zero
 	wrongIssuer bool          // the metadata names another issuer
+	tokenAnswer tokenAnswer
+	authorizeAt string // the metadata's authorization_endpoint, if not the server's own
+	// metadataBody, if set, is the authorization server metadata's body,
+	// labelled application/json.
+	metadataBody string
+	// authorizationServer, if set, is what the protected resource
+	// metadata names as its authorization server instead of the issuer.
+	authorizationServer string
 }
 
 func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	t.Helper()
-	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, clients: map[string][]string{}, pending: map[string]url.Values{},
+	as := &testAS{lifetime: o.lifetime, wrongIssuer: o.wrongIssuer, tokenAnswer: o.tokenAnswer, authorizeAt: o.authorizeAt, metadataBody: o.metadataBody, clients: map[string][]string{}, pending: map[string]url.Values{},
 		codes: map[string]url.Values{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	if as.lifetime == 0 {
 		as.lifetime = time.Hour
@@ -75,7 +99,7 @@ func mustTestAS(t *testing.T, o testASOptions) *testAS {
 	as.MCPURL = mcpSrv.URL + "/mcp"
 	prmURL := mcpSrv.URL + "/.well-known/oauth-protected-resource/mcp"
 	mcpMux.Handle("GET /.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource: as.MCPURL, AuthorizationServers: []string{as.Issuer}, ScopesSupported: []string{"mcp"}}))
+		Resource: as.MCPURL, AuthorizationServers: []string{cmp.Or(o.authorizationServer, as.Issuer)}, ScopesSupported: []string{"mcp"}}))
 	server := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "whoami", Description: "names the signed-in subject"},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -104,12 +128,21 @@ func (as *testAS) verify(_ context.Context, token string, _ *http.Request) (*aut
 }
 
 func (as *testAS) metadata(w http.ResponseWriter, _ *http.Request) {
+	if as.metadataBody != "" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, as.metadataBody)
+		return
+	}
 	issuer := as.Issuer
 	if as.wrongIssuer {
 		issuer = "http://issuer.invalid"
 	}
+	authorize := as.Issuer + "/authorize"
+	if as.authorizeAt != "" {
+		authorize = as.authorizeAt
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer": issuer, "authorization_endpoint": as.Issuer + "/authorize", "token_endpoint": as.Issuer + "/token",
+		"issuer": issuer, "authorization_endpoint": authorize, "token_endpoint": as.Issuer + "/token",
 		"registration_endpoint": as.Issuer + "/register", "response_types_supported": []string{"code"},
 		"grant_types_supported": []string{"authorization_code", "refresh_token"}, "code_challenge_methods_supported": []string{"S256"},
 		"token_endpoint_auth_methods_supported": []string{"none"}, "scopes_supported": []string{"mcp", "offline_access"},
@@ -164,6 +197,7 @@ func (as *testAS) approve(w http.ResponseWriter, r *http.Request) {
 	delete(as.pending, r.URL.Query().Get("request"))
 	code := rand.Text()
 	as.codes[code] = q
+	as.secrets = append(as.secrets, code)
 	as.mu.Unlock()
 	if !ok {
 		http.Error(w, "no such request", http.StatusBadRequest)
@@ -180,6 +214,9 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	}
 	as.mu.Lock()
 	defer as.mu.Unlock()
+	if v := r.PostForm.Get("code_verifier"); v != "" && v != "[redacted]" { // a re-run sends it redacted
+		as.secrets = append(as.secrets, v)
+	}
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
 		q, ok := as.codes[r.PostForm.Get("code")]
@@ -205,8 +242,33 @@ func (as *testAS) token(w http.ResponseWriter, r *http.Request) {
 	as.access[access] = time.Now().Add(as.lifetime)
 	as.refresh[refresh] = true
 	as.issued = append(as.issued, access)
+	as.secrets = append(as.secrets, access, refresh)
+	answer := url.Values{"access_token": {access}, "token_type": {"Bearer"}, "expires_in": {fmt.Sprint(int(as.lifetime.Seconds()))},
+		"refresh_token": {refresh}, "scope": {"mcp offline_access"}}
+	switch as.tokenAnswer {
+	case tokenAsForm:
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, answer.Encode())
+		return
+	case tokenAsShouting:
+		shouted := map[string]any{}
+		for k, v := range answer {
+			shouted[strings.ToUpper(k)] = v[0]
+		}
+		shouted["EXPIRES_IN"] = int(as.lifetime.Seconds())
+		writeJSON(w, http.StatusOK, shouted)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(as.lifetime.Seconds()),
 		"refresh_token": refresh, "scope": "mcp offline_access"})
+}
+
+// crossedSecrets is every code, verifier and token that crossed the wire
+// so far.
+func (as *testAS) crossedSecrets() []string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return slices.Clone(as.secrets)
 }
 
 // revokeAccessTokens forgets every access token issued, as a server

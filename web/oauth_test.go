@@ -340,3 +340,93 @@ func TestOAuthSharedSignInConnectsTeammatesUntilItsOwnerSignsOut(t *testing.T) {
 		t.Errorf("bob still connects after the owner signed out: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestOAuthAuthorizationEndpointMustBeAWebAddress: the dashboard sends
+// the browser to the authorization endpoint the metadata names (a link
+// and a refresh on the continue page), so one of another scheme, which
+// the SDK lets through on a loopback host, would have the dashboard open
+// an application on the person's machine. The sign-in fails instead, at
+// the authorization step, and says why.
+func TestOAuthAuthorizationEndpointMustBeAWebAddress(t *testing.T) {
+	for _, endpoint := range []string{"ms-officecmd://127.0.0.1/open", "vscode://localhost/authorize", "file://localhost/etc/passwd"} {
+		t.Run(endpoint, func(t *testing.T) {
+			d := MustDashboard(t)
+			as := mustTestAS(t, testASOptions{authorizeAt: endpoint})
+			srv := d.MustAPIServer(t, map[string]any{"name": "launcher", "transport": "http", "url": as.MCPURL})
+			flow := d.startOAuthSignIn(t, d.client, srv.ID)
+			if !oauthFlowURL.MatchString(flow) {
+				t.Fatalf("the sign-in sent the browser to %q, want the debugger of the failed sign-in", flow)
+			}
+			page := d.get(t, flow).Body
+			failure := regexp.MustCompile(`data-testid="oauth-flow-failure">([^<]*)`).FindStringSubmatch(page)
+			if failure == nil || !strings.Contains(failure[1], "not a web address") {
+				t.Errorf("the failure banner reads %q, want it to say the authorization endpoint is not a web address", failure)
+			}
+		})
+	}
+}
+
+// TestOAuthGarbageMetadataFailsAtItsStep: metadata of many megabytes or
+// not JSON at all ends the sign-in at the server metadata step, at once,
+// with a failure that names the step; the step keeps a bounded excerpt.
+func TestOAuthGarbageMetadataFailsAtItsStep(t *testing.T) {
+	huge := `{"issuer":"x","pad":"` + strings.Repeat("a", 8<<20) + `"}`
+	for name, body := range map[string]string{"8 MB": huge, "not JSON": "<html><body>Welcome</body></html>"} {
+		t.Run(name, func(t *testing.T) {
+			d := MustDashboard(t)
+			as := mustTestAS(t, testASOptions{metadataBody: body})
+			srv := d.MustAPIServer(t, map[string]any{"name": "garbage", "transport": "http", "url": as.MCPURL})
+			start := time.Now()
+			flow := d.startOAuthSignIn(t, d.client, srv.ID)
+			if !oauthFlowURL.MatchString(flow) || time.Since(start) > 10*time.Second {
+				t.Fatalf("the sign-in led to %q after %s, want the debugger of a failed sign-in, soon", flow, time.Since(start))
+			}
+			page := d.get(t, flow).Body
+			if got := oauthSteps(page); len(got) < 3 || got[2] != "server-metadata:failed" {
+				t.Errorf("the steps are %q, want the server metadata step failed", got)
+			}
+			failure := regexp.MustCompile(`data-testid="oauth-flow-failure">([^<]*)`).FindStringSubmatch(page)
+			if failure == nil || !strings.Contains(failure[1], "Authorization server metadata") {
+				t.Errorf("the failure banner reads %q, want it to name the server metadata step", failure)
+			}
+			if len(page) > 1<<20 {
+				t.Errorf("the debugger page is %d bytes: the step keeps the whole body", len(page))
+			}
+		})
+	}
+}
+
+// TestOAuthFetchesOnlyWebAddresses: a server's metadata that names a
+// file: URL as its authorization server has the dashboard fetch nothing
+// from the host's files, neither in the sign-in nor in a re-run of its
+// steps, and a viewer cannot have a step re-run at all.
+func TestOAuthFetchesOnlyWebAddresses(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{authorizationServer: "file:///etc/passwd"})
+	srv := d.MustAPIServer(t, map[string]any{"name": "guarded", "transport": "http", "url": as.MCPURL})
+	flow := d.startOAuthSignIn(t, d.client, srv.ID)
+	if !oauthFlowURL.MatchString(flow) {
+		t.Fatalf("the sign-in led to %q, want the debugger of a failed sign-in", flow)
+	}
+	page := d.get(t, flow).Body
+	steps := stepFormRe.FindAllStringSubmatch(page, -1)
+	if len(steps) == 0 {
+		t.Fatalf("the debugger shows no step:\n%s", page)
+	}
+	viewer := newClient()
+	d.mustAccount(t, "vera", backend.RoleViewer)
+	d.mustSignIn(t, viewer, "vera")
+	for _, s := range steps {
+		if r := d.postFormWith(t, viewer, flow+"/steps/"+s[1]+"/rerun", url.Values{"_csrf": {d.csrfWith(t, viewer)}}); r.Status != http.StatusForbidden {
+			t.Errorf("a viewer re-running the %s step: %d, want 403", s[2], r.Status)
+		}
+		d.postForm(t, flow+"/steps/"+s[1]+"/rerun", url.Values{"_csrf": {d.MustCSRF(t)}})
+	}
+	page = d.get(t, flow).Body
+	if strings.Contains(page, "root:") || strings.Contains(page, "/bin/") {
+		t.Errorf("the debugger shows the host's /etc/passwd:\n%s", page)
+	}
+	if !strings.Contains(page, "file:///etc/passwd") {
+		t.Errorf("the debugger does not say why the file: URL was not fetched:\n%s", page)
+	}
+}

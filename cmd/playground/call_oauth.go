@@ -2,17 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -106,6 +110,9 @@ func (s *loopbackSignIn) credentials(clientID, clientSecret string) (mcpclient.C
 // fetch shows the person the authorization URL and waits for the
 // redirect back.
 func (s *loopbackSignIn) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+	if !backend.IsWebAddress(args.URL) {
+		return nil, errors.New("the authorization endpoint is not a web address (http or https); it is not shown to be opened")
+	}
 	s.mu.Lock()
 	s.waiting = true
 	s.mu.Unlock()
@@ -143,11 +150,22 @@ func (s *loopbackSignIn) callback(w http.ResponseWriter, r *http.Request) {
 			msg += ": " + d
 		}
 		fmt.Fprintf(w, "<p>Sign-in refused: %s. You can close this tab.</p>", html.EscapeString(msg))
-		s.result <- signInAnswer{err: fmt.Errorf("the authorization server refused the sign-in: %s", msg)}
+		s.result <- signInAnswer{err: fmt.Errorf("the authorization server refused the sign-in: %s", withoutControls(msg))}
 		return
 	}
 	s.result <- signInAnswer{res: &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}}
 	fmt.Fprint(w, "<p>Signed in to the MCP server. You can close this tab and go back to the terminal.</p>")
+}
+
+// withoutControls is text fit for a terminal: its control characters
+// (escape sequences start with them) are replaced by U+FFFD.
+func withoutControls(text string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, text)
 }
 
 // signInAnswer is what the redirect brought: the code, or why not.
