@@ -198,7 +198,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	srv, label, err := cfg.resolveServer(ctx)
+	srv, machine, label, err := cfg.resolveServer(ctx)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	fr := fileRun{file: file, server: srv, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr,
+	fr := fileRun{file: file, server: srv, machine: machine, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr,
 		fix: cfg.Fix, line: cfg.Line}
 	if cfg.JSON {
 		fr.out = stderr

@@ -21,14 +21,15 @@ import (
 type fileRun struct {
 	file       backend.CollectionFile
 	server     backend.Server
-	label      string            // names the server for people
-	env        string            // the file's environment to run with; "" for none
-	vars       map[string]string // more values, over the environment's
-	checkDrift bool              // compare the server's interface with the file's baseline
-	out        io.Writer         // progress lines
-	log        io.Writer         // the playground's warnings and a failed connect's diagnosis
-	fix        bool              // on a failed connect, retry once with the diagnosis's first suggestion
-	line       commandLine       // how run was invoked
+	machine    *backend.OAuthSettings // the server's client-credentials settings, if any
+	label      string                 // names the server for people
+	env        string                 // the file's environment to run with; "" for none
+	vars       map[string]string      // more values, over the environment's
+	checkDrift bool                   // compare the server's interface with the file's baseline
+	out        io.Writer              // progress lines
+	log        io.Writer              // the playground's warnings and a failed connect's diagnosis
+	fix        bool                   // on a failed connect, retry once with the diagnosis's first suggestion
+	line       commandLine            // how run was invoked
 }
 
 // run runs the file's examples with the dashboard's own machinery, in a
@@ -62,6 +63,11 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	if fr.checkDrift {
 		opts = append(opts, backend.WithRevisions(db))
 	}
+	if fr.machine != nil {
+		oauth := backend.NewOAuth(db, db, log, nil)
+		defer oauth.Close()
+		opts = append(opts, backend.WithCredentials(oauth))
+	}
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
 	defer pool.Close()
 	cols := backend.NewCollections(db, db, db, pool, log)
@@ -71,6 +77,11 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	serverID, err := reg.Create(ctx, fr.server)
 	if err != nil {
 		return nil, usageError("run: the server: %s", describeError(err))
+	}
+	if fr.machine != nil {
+		if err := db.SaveOAuthSettings(ctx, serverID, *fr.machine); err != nil {
+			return nil, fmt.Errorf("run: the server's OAuth settings: %w", err)
+		}
 	}
 	sess, err := pool.Connect(ctx, serverID)
 	if d, ok := backend.DiagnosisOf(err); ok && ctx.Err() == nil {

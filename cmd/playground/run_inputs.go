@@ -82,15 +82,16 @@ const runServerName = "playground run"
 
 // resolveServer returns the server to run on and a label that names it in the
 // reports: read from the dashboard database for --server, else built
-// from the target flags.
-func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string, error) {
+// from the target flags. machine holds the dashboard server's OAuth
+// client-credentials settings, when it has them.
+func (cfg runConfig) resolveServer(ctx context.Context) (srv backend.Server, machine *backend.OAuthSettings, label string, err error) {
 	if cfg.Server == "" {
 		srv, label := cfg.target.server(runServerName)
-		return srv, label, nil
+		return srv, nil, label, nil
 	}
-	srv, err := dashboardServer(ctx, cfg.DB, cfg.Key, cfg.Server)
+	srv, machine, err = dashboardServer(ctx, cfg.DB, cfg.Key, cfg.Server)
 	if err != nil {
-		return srv, "", err
+		return srv, nil, "", err
 	}
 	if cfg.Era != "" {
 		srv.Era = backend.Era(cfg.Era)
@@ -101,36 +102,47 @@ func (cfg runConfig) resolveServer(ctx context.Context) (backend.Server, string,
 		}
 		srv.Headers[name] = strings.Join(values, ", ")
 	}
-	return srv, srv.Name, nil
+	return srv, machine, srv.Name, nil
 }
 
 // dashboardServer reads the server called name, with its secrets, from
-// the dashboard database at path, which must exist, opened with key.
-func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, error) {
+// the dashboard database at path, which must exist, opened with key; and
+// its OAuth settings when they obtain tokens with client credentials,
+// which a run uses as the dashboard does (a person's browser sign-in is
+// the dashboard's only).
+func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, *backend.OAuthSettings, error) {
 	if _, err := os.Stat(path); err != nil {
-		return backend.Server{}, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
+		return backend.Server{}, nil, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
 	}
 	db, err := store.Open(ctx, path, store.WithKey(key))
 	if err != nil {
-		return backend.Server{}, usageError("run: --server %q: %w", name, err)
+		return backend.Server{}, nil, usageError("run: --server %q: %w", name, err)
 	}
 	defer db.Close()
 	servers, err := db.ListServers(ctx)
 	if err != nil {
-		return backend.Server{}, usageError("run: --server %q: %w", name, err)
+		return backend.Server{}, nil, usageError("run: --server %q: %w", name, err)
 	}
 	names := make([]string, 0, len(servers))
 	for _, s := range servers {
-		if s.Name == name {
-			s.ID = 0
-			return s, nil
+		if s.Name != name {
+			names = append(names, fmt.Sprintf("%q", s.Name))
+			continue
 		}
-		names = append(names, fmt.Sprintf("%q", s.Name))
+		settings, err := db.OAuthSettings(ctx, s.ID)
+		if err != nil {
+			return backend.Server{}, nil, usageError("run: --server %q: its OAuth settings: %w", name, err)
+		}
+		s.ID = 0
+		if settings.Machine() {
+			return s, &settings, nil
+		}
+		return s, nil, nil
 	}
 	if len(names) == 0 {
-		return backend.Server{}, usageError("run: --server %q: %s registers no servers", name, path)
+		return backend.Server{}, nil, usageError("run: --server %q: %s registers no servers", name, path)
 	}
-	return backend.Server{}, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
+	return backend.Server{}, nil, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
 }
 
 // secretValues returns the values that vars gives the secrets of the

@@ -332,11 +332,11 @@ func TestRunDashboardServerKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	srv, err := dashboardServer(ctx, path, store.KeySource{File: keyFile}, "remote")
+	srv, _, err := dashboardServer(ctx, path, store.KeySource{File: keyFile}, "remote")
 	if err != nil || srv.Headers["Authorization"] != "Bearer dashboard-s3cret" {
 		t.Errorf("with the key: %+v, %v", srv, err)
 	}
-	if _, err := dashboardServer(ctx, path, store.KeySource{}, "remote"); exitStatus(err) != 2 {
+	if _, _, err := dashboardServer(ctx, path, store.KeySource{}, "remote"); exitStatus(err) != 2 {
 		t.Errorf("without the key: %v (exit %d), want a usage error", err, exitStatus(err))
 	}
 }
