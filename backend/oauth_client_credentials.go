@@ -49,11 +49,11 @@ func clientAuthOf(srv Server, settings OAuthSettings) (oauth.ClientAuth, error) 
 	if settings.ClientAuth != OAuthPrivateKeyJWT {
 		return oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
 	}
-	key, err := parseClientKey(settings.PrivateKeyPEM)
+	key, err := oauth.ParsePrivateKey(settings.PrivateKeyPEM)
 	if err != nil {
 		return oauth.ClientAuth{}, Errorf(EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
 	}
-	return oauth.ClientAuth{ClientID: settings.ClientID, Key: key.key, Algorithm: key.alg}, nil
+	return oauth.ClientAuth{ClientID: settings.ClientID, Key: key.Key, Algorithm: key.Algorithm}, nil
 }
 
 // learnSettings tells a client credentials flow's facts how the client

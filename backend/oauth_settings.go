@@ -1,18 +1,9 @@
 package backend
 
 import (
-	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/base64"
-	"encoding/pem"
-	"errors"
 	"strings"
 
-	"github.com/go-jose/go-jose/v4"
+	"github.com/mcp-playground/playground/mcpclient/oauth"
 )
 
 // OAuthGrantType is how the playground obtains a server's access tokens.
@@ -93,10 +84,10 @@ func (s OAuthSettings) normalized() (OAuthSettings, error) {
 			s.ClientSecret = ""
 			if strings.TrimSpace(s.PrivateKeyPEM) == "" {
 				fields["private_key"] = "Paste the client's private key (PEM)."
-			} else if key, err := parseClientKey(s.PrivateKeyPEM); err != nil {
+			} else if key, err := oauth.ParsePrivateKey(s.PrivateKeyPEM); err != nil {
 				fields["private_key"] = err.Error()
 			} else {
-				s.KeyID = key.id
+				s.KeyID = key.ID
 			}
 		default:
 			fields["client_auth"] = "Choose a client secret or a private key."
@@ -108,63 +99,4 @@ func (s OAuthSettings) normalized() (OAuthSettings, error) {
 		return s, &Error{Code: EInvalid, Message: "The OAuth settings were not saved: please correct the fields marked.", Fields: fields}
 	}
 	return s, nil
-}
-
-// clientKey is a parsed private key for private_key_jwt.
-type clientKey struct {
-	key any
-	alg jose.SignatureAlgorithm
-	id  string // JWK SHA-256 thumbprint of the public key
-}
-
-// parseClientKey reads a PEM private key (PKCS #8, or SEC 1 EC, or PKCS #1
-// RSA) and picks its signing algorithm: ES256/384/512 by curve, RS256,
-// EdDSA. Its errors are sentences for the form.
-func parseClientKey(text string) (clientKey, error) {
-	block, _ := pem.Decode([]byte(strings.TrimSpace(text)))
-	if block == nil {
-		return clientKey{}, errors.New("This is not a PEM private key: paste the text from -----BEGIN PRIVATE KEY----- to its END line.")
-	}
-	var key any
-	var err error
-	switch block.Type {
-	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(block.Bytes)
-	case "RSA PRIVATE KEY":
-		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
-	default:
-		key, err = x509.ParsePKCS8PrivateKey(block.Bytes)
-	}
-	if err != nil {
-		return clientKey{}, errors.New("The PEM block holds no private key this playground can read (PKCS #8, EC or RSA).")
-	}
-	var alg jose.SignatureAlgorithm
-	var pub crypto.PublicKey
-	switch k := key.(type) {
-	case *ecdsa.PrivateKey:
-		switch k.Curve {
-		case elliptic.P256():
-			alg = jose.ES256
-		case elliptic.P384():
-			alg = jose.ES384
-		case elliptic.P521():
-			alg = jose.ES512
-		}
-		pub = k.Public()
-	case *rsa.PrivateKey:
-		if k.N.BitLen() < 2048 {
-			return clientKey{}, errors.New("The RSA key is shorter than 2048 bits.")
-		}
-		alg, pub = jose.RS256, k.Public()
-	case ed25519.PrivateKey:
-		alg, pub = jose.EdDSA, k.Public()
-	}
-	if alg == "" {
-		return clientKey{}, errors.New("The key is of a kind that cannot sign client assertions: use an EC (P-256), RSA or Ed25519 key.")
-	}
-	sum, err := (&jose.JSONWebKey{Key: pub}).Thumbprint(crypto.SHA256)
-	if err != nil {
-		return clientKey{}, errors.New("The key's thumbprint cannot be computed.")
-	}
-	return clientKey{key: key, alg: alg, id: base64.RawURLEncoding.EncodeToString(sum)}, nil
 }

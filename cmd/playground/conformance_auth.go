@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -74,22 +71,17 @@ func conformanceCredentials(raw json.RawMessage, serverURL string) (mcpclient.Cr
 		assertion := func(context.Context, *http.Client, *oauth.Discovery) (string, error) { return c.WorkloadJWT, nil }
 		return oauth.NewGrantCredentials(serverURL, client, oauth.JWTBearerGrant(oauth.ClientAuth{ClientID: c.ClientID}, assertion)), nil
 	case c.PrivateKeyPEM != "":
-		key, err := parsePrivateKey(c.PrivateKeyPEM)
+		key, err := oauth.ParsePrivateKey(c.PrivateKeyPEM)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: private_key_pem: %w", err)
 		}
-		ca := oauth.ClientAuth{ClientID: c.ClientID, Key: key, Algorithm: jose.SignatureAlgorithm(c.SigningAlgorithm)}
+		if c.SigningAlgorithm != "" {
+			key.Algorithm = jose.SignatureAlgorithm(c.SigningAlgorithm)
+		}
+		ca := oauth.ClientAuth{ClientID: c.ClientID, Key: key.Key, Algorithm: key.Algorithm}
 		return oauth.NewGrantCredentials(serverURL, client, oauth.ClientCredentialsGrant(ca)), nil
 	}
 	return &grantChoice{serverURL: serverURL, client: client, ctx: c}, nil
-}
-
-func parsePrivateKey(p string) (any, error) {
-	block, _ := pem.Decode([]byte(p))
-	if block == nil {
-		return nil, errors.New("private_key_pem holds no PEM block")
-	}
-	return x509.ParsePKCS8PrivateKey(block.Bytes)
 }
 
 // grantChoice defers the choice of a grant to the first refusal, when the
