@@ -90,7 +90,13 @@ func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status backend.OAuthFlo
 	return nil
 }
 
-// AddOAuthStep implements backend.OAuthStore.
+// maxRenewalSteps is how many token renewals (refreshes, client
+// credentials grants) a flow keeps: a grant renewed every hour for a year
+// would otherwise grow its flow, and the debugger page, without bound.
+const maxRenewalSteps = 100
+
+// AddOAuthStep implements backend.OAuthStore. A renewal step beyond the
+// latest maxRenewalSteps of its flow drops the oldest, with their re-runs.
 func (d *DB) AddOAuthStep(ctx context.Context, s backend.OAuthStep) (int64, error) {
 	jsonOf := func(v any, empty string) string {
 		b, err := json.Marshal(v)
@@ -107,7 +113,19 @@ func (d *DB) AddOAuthStep(ctx context.Context, s backend.OAuthStep) (int64, erro
 	if err != nil {
 		return 0, fmt.Errorf("store: add OAuth step: %w", err)
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	if err != nil || s.RerunOf != 0 || (s.Kind != backend.OAuthStepRefresh && s.Kind != backend.OAuthStepClientCredentials) {
+		return id, err
+	}
+	_, err = d.db.ExecContext(ctx, `WITH old AS (
+			SELECT id FROM oauth_steps WHERE flow_id = ? AND rerun_of = 0 AND kind IN (?, ?)
+			ORDER BY seq DESC LIMIT -1 OFFSET ?)
+		DELETE FROM oauth_steps WHERE id IN (SELECT id FROM old) OR rerun_of IN (SELECT id FROM old)`,
+		s.FlowID, string(backend.OAuthStepRefresh), string(backend.OAuthStepClientCredentials), maxRenewalSteps)
+	if err != nil {
+		return id, fmt.Errorf("store: drop old OAuth renewals: %w", err)
+	}
+	return id, nil
 }
 
 // OAuthFlow implements backend.OAuthStore.

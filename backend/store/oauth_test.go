@@ -1,9 +1,11 @@
 package store
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-playground/playground/backend"
 )
@@ -89,5 +91,44 @@ func TestOAuthPrivateKeyIsSealedAndRotated(t *testing.T) {
 	if err != nil || got.PrivateKeyPEM != want.PrivateKeyPEM || got.GrantType != want.GrantType || got.ClientAuth != want.ClientAuth ||
 		got.KeyID != "thumb" || !got.DPoP || strings.Join(got.Scopes, " ") != "mcp:read" {
 		t.Errorf("the settings after rotation: %+v %v", got, err)
+	}
+}
+
+// A flow keeps its sign-in steps and its latest maxRenewalSteps
+// renewals; older renewals go, with their re-runs.
+func TestOAuthFlowKeepsItsLatestRenewals(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	srvID := MustCreateServer(t, d, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "https://mcp.example/mcp"})
+	u, err := d.CreateUser(ctx, backend.User{Name: "ann", Role: backend.RoleEditor}, "hash", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flowID, err := d.CreateOAuthFlow(ctx, backend.OAuthFlow{ServerID: srvID, UserID: u.ID, Status: backend.OAuthFlowRunning, StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(kind backend.OAuthStepKind, title string, rerunOf int64) int64 {
+		id, err := d.AddOAuthStep(ctx, backend.OAuthStep{FlowID: flowID, Kind: kind, Title: title, RerunOf: rerunOf, At: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	add(backend.OAuthStepToken, "sign-in", 0)
+	first := add(backend.OAuthStepRefresh, "refresh 1", 0)
+	add(backend.OAuthStepRefresh, "re-run of refresh 1", first)
+	for i := 2; i <= maxRenewalSteps+5; i++ {
+		add(backend.OAuthStepRefresh, fmt.Sprintf("refresh %d", i), 0)
+	}
+	f, err := d.OAuthFlow(ctx, flowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Steps) != 1+maxRenewalSteps {
+		t.Fatalf("%d steps, want the sign-in's and %d renewals", len(f.Steps), maxRenewalSteps)
+	}
+	if f.Steps[0].Title != "sign-in" || f.Steps[1].Title != "refresh 6" || f.Steps[len(f.Steps)-1].Title != fmt.Sprintf("refresh %d", maxRenewalSteps+5) {
+		t.Errorf("steps run from %q, %q to %q", f.Steps[0].Title, f.Steps[1].Title, f.Steps[len(f.Steps)-1].Title)
 	}
 }
