@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"mime"
 	"net/http"
 	"regexp"
 	"strings"
@@ -50,7 +49,7 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c) // a request that matches no route changes nothing
 		}
 		var body *bodyCopy
-		mediaType, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+		mediaType := mediaTypeOf(r)
 		form := mediaType == echo.MIMEApplicationForm || mediaType == echo.MIMEMultipartForm
 		if !form && r.Body != nil && r.Body != http.NoBody {
 			body = &bodyCopy{ReadCloser: r.Body}

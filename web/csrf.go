@@ -21,12 +21,31 @@ const (
 	csrfField  = "_csrf"
 )
 
+// giveCSRFToken makes a CSRF token when the browser has none, keeps it in
+// an HttpOnly, SameSite=Strict cookie that each request renews, and puts it
+// in the request context under csrfKey for the page's forms. It runs
+// before authorize, so that the page of a refusal has it too (its sign-out
+// button), and reads nothing of the body.
+func (s *Server) giveCSRFToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if isAPIPath(c) {
+			return next(c)
+		}
+		token := cookieCSRFToken(c)
+		if token == "" {
+			token = rand.Text()
+		}
+		s.setCSRFToken(c, token)
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
+		return next(c)
+	}
+}
+
 // checkCSRF requires on every request that may change state (any method but
-// GET, HEAD and OPTIONS) the browser's CSRF token, in the X-CSRF-Token header
-// or the _csrf form field, equal to the one in its cookie; it refuses the
-// request with 403 otherwise. It makes a token when the browser has none,
-// keeps it in an HttpOnly, SameSite=Strict cookie that each request renews,
-// and puts it in the request context under csrfKey for the page's forms.
+// GET, HEAD and OPTIONS) the browser's CSRF token, in the X-CSRF-Token
+// header or the _csrf form field, equal to the one in its cookie; it
+// refuses the request with 403 otherwise, having read no more of a
+// multipart body than the fields before its first file (formToken).
 //
 // Fetch-metadata headers never stand in for the token. A page of another
 // site that frames the dashboard and tricks someone into clicking one of its
@@ -38,34 +57,34 @@ const (
 // site's page can make a browser send.
 func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if isAPIPath(c) {
+		r := c.Request()
+		if isAPIPath(c) || !changesState(r.Method) {
 			return next(c)
 		}
-		r := c.Request()
-		var token string
-		if ck, err := c.Cookie(csrfCookie); err == nil && isCSRFToken(ck.Value) {
-			token = ck.Value
-		}
-		switch r.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-		default:
-			sent := r.Header.Get(csrfHeader)
-			if sent == "" {
-				sent = c.FormValue(csrfField)
-			}
-			if token == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
-				s.deps.Log.Warn("refused a request without the CSRF token", "method", r.Method, "path", r.URL.Path)
-				return echo.NewHTTPError(http.StatusForbidden,
-					"This request did not come from a page of this dashboard, or the page is too old: reload it and try again.")
+		sent := r.Header.Get(csrfHeader)
+		if sent == "" {
+			var err error
+			if sent, err = formToken(r); err != nil {
+				return err
 			}
 		}
-		if token == "" {
-			token = rand.Text()
+		token := cookieCSRFToken(c)
+		if token == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+			s.deps.Log.Warn("refused a request without the CSRF token", "method", r.Method, "path", r.URL.Path)
+			return echo.NewHTTPError(http.StatusForbidden,
+				"This request did not come from a page of this dashboard, or the page is too old: reload it and try again.")
 		}
-		s.setCSRFToken(c, token)
-		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
 		return next(c)
 	}
+}
+
+// cookieCSRFToken is the CSRF token of the browser's cookie, "" when it
+// has none.
+func cookieCSRFToken(c echo.Context) string {
+	if ck, err := c.Cookie(csrfCookie); err == nil && isCSRFToken(ck.Value) {
+		return ck.Value
+	}
+	return ""
 }
 
 // setCSRFToken gives the browser token in an HttpOnly, SameSite=Strict

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"mime"
+	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -29,26 +30,48 @@ func bodyError(what string, err error) error {
 	return backend.Errorf(backend.EInvalid, "The %s could not be read: %v", what, err)
 }
 
-// readForm parses a form body before anything reads a value from it.
-// Echo's FormValue drops parse errors, so a form over the body limit would
-// otherwise arrive without values, and fail the CSRF check or validation
-// instead of being a 413.
+// formMemory is how much of a form body readForm keeps in memory: the
+// file parts of a multipart form beyond it are written to temporary
+// files, which the body limits (bodyLimits) bound and which are removed
+// when the request ends.
+const formMemory = 1 << 20
+
+// readForm parses the form body of a request that may change state before
+// anything reads a value from it. Echo's FormValue drops parse errors, so
+// a form over the body limit would otherwise arrive without values, and
+// fail validation instead of being a 413. The body of any other request
+// is dropped unread: GET handlers take their input from the query, and
+// FormValue would otherwise read a multipart body into memory. It runs
+// after the CSRF check, so only allowed requests are read.
 func readForm(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if !changesState(r.Method) {
+			r.Body = http.NoBody
+			return next(c)
+		}
 		var err error
-		switch mediaType {
-		case "application/x-www-form-urlencoded":
+		switch mediaTypeOf(r) {
+		case echo.MIMEApplicationForm:
 			err = r.ParseForm()
-		case "multipart/form-data":
-			err = r.ParseMultipartForm(32 << 20) // as Echo parses it
+		case echo.MIMEMultipartForm:
+			err = r.ParseMultipartForm(formMemory)
+			if form := r.MultipartForm; form != nil {
+				defer form.RemoveAll()
+			}
 		}
 		if err != nil {
 			return bodyError("form", err)
 		}
 		return next(c)
 	}
+}
+
+// mediaTypeOf is the media type of r's Content-Type, lower case, without
+// its parameters; "" when it has none or it cannot be parsed.
+func mediaTypeOf(r *http.Request) string {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
+	return mediaType
 }
 
 // pathID parses the path parameter name as a positive id; anything else is

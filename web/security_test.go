@@ -135,7 +135,14 @@ func TestCSRF(t *testing.T) {
 	t.Run("token without its cookie", func(t *testing.T) {
 		d := MustDashboard(t)
 		token := d.MustCSRF(t)
+		u, _ := url.Parse(d.URL)
+		signedIn := d.client.Jar.Cookies(u)
 		d.client.Jar, _ = newJar()
+		for _, ck := range signedIn {
+			if ck.Name == "playground_session" { // still signed in, without the CSRF cookie
+				d.client.Jar.SetCookies(u, []*http.Cookie{ck})
+			}
+		}
 		v := valid("a")
 		v.Set("_csrf", token)
 		if r := d.postForm(t, "/servers", v); r.Status != http.StatusForbidden {

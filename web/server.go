@@ -128,10 +128,11 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.recordingStatus)
 	e.Use(s.connectedSessions)
 	e.Use(s.tlsOffServer)
-	e.Use(bodyLimits())
-	e.Use(readForm) // before the CSRF check reads the token from the form
-	e.Use(s.checkCSRF)
-	e.Use(s.authorize)      // after the CSRF check: a refusal never depends on the role alone
+	e.Use(s.giveCSRFToken) // for the forms of every page, refusals' included
+	e.Use(s.authorize)     // before anything reads the body: refused requests are never read
+	e.Use(s.bodyLimits())
+	e.Use(s.checkCSRF)      // reads no more of a form than its token (csrf_form.go)
+	e.Use(readForm)         // once the request is allowed
 	e.Use(s.refuseImported) // imported sessions are read-only (session_readonly.go)
 	e.Use(s.audit)          // after authorize: refused requests changed nothing
 
