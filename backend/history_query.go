@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // HistoryFilterKeys are the filters the search box knows, in the order the
@@ -25,9 +26,13 @@ var HistoryFilterKeys = []string{"server", "method", "name", "status", "code", "
 //
 // A value with spaces is quoted (server:"my server"); a word holding a
 // colon is quoted too, or it reads as a filter. Malformed input gives an
-// EInvalid *Error that says what is wrong.
+// EInvalid *Error that says what is wrong; so does a NUL character or
+// bytes that are not UTF-8, which nothing recorded is searched for by.
 func ParseHistoryQuery(s string, now time.Time) (HistoryQuery, error) {
 	var q HistoryQuery
+	if strings.ContainsRune(s, 0) || !utf8.ValidString(s) {
+		return q, Errorf(EInvalid, "The search holds a character that cannot be searched for (a NUL, or bytes that are not UTF-8): remove it and search again.")
+	}
 	toks, err := splitQuery(s)
 	if err != nil {
 		return q, err

@@ -75,7 +75,9 @@ const historyExportPage = 100
 func (s *Server) exportHistory(c echo.Context) error {
 	d := views.HistoryPageData{Query: c.QueryParam("q"), Server: c.QueryParam("server"), Outcome: c.QueryParam("outcome")}
 	q, err := historyQueryOf(d)
-	if err != nil {
+	if backend.ErrorCodeOf(err) == backend.EInvalid {
+		return echo.NewHTTPError(http.StatusBadRequest, backend.ErrorMessageOf(err)) // as the search box answers it
+	} else if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-playground/playground/web"
 )
@@ -192,5 +193,34 @@ func TestReplayExchange(t *testing.T) {
 	}
 	if r := d.htmxPost(t, m[1]+"/replay", "", url.Values{"session": {fmt.Sprint(sess.ID)}}); strings.Contains(r.Body, "run-result") {
 		t.Errorf("a replay without the CSRF token ran: %d", r.Status)
+	}
+}
+
+// TestHistorySearchRefusesWhatCannotBeSearched searches recorded history
+// for a NUL character and for bytes that are not UTF-8, on the page and in
+// the export: each is refused with 400 and says why (at the search box on
+// the page), never a 500.
+func TestHistorySearchRefusesWhatCannotBeSearched(t *testing.T) {
+	d := MustDashboard(t)
+	sid := d.mustSession(t, "searched")
+	d.recordExchange(t, sid, time.Now(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ab"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ab"}]}}`)
+	if err := d.rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const why = "cannot be searched for"
+	for _, q := range []string{"a\x00b", "\x00", `"a` + "\x00" + `b"`, "ab \xff\xfe", "server:x\x00"} {
+		query := url.Values{"q": {q}}.Encode()
+		r := d.get(t, "/history?"+query)
+		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `data-testid="history-error"`) || !strings.Contains(r.Body, why) {
+			t.Errorf("GET /history?%s = %d, want 400 with the reason at the search box:\n%.2000s", query, r.Status, r.Body)
+		}
+		r = d.get(t, "/history/export?"+query)
+		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, why) {
+			t.Errorf("GET /history/export?%s = %d, want 400 with the reason: %.500s", query, r.Status, r.Body)
+		}
+	}
+	if r := d.get(t, "/history?q=ab"); r.Status != http.StatusOK || len(historyRow.FindAllString(r.Body, -1)) != 1 {
+		t.Errorf("GET /history?q=ab = %d with %d rows, want the exchange", r.Status, len(historyRow.FindAllString(r.Body, -1)))
 	}
 }
