@@ -481,6 +481,10 @@ func TestImportedSessionIsReadOnly(t *testing.T) {
 			form := url.Values{"_tool": {"echo"}, "method": {"ping"}, "mode": {"request"}, "session": {fmt.Sprint(imported)}}
 			req := d.newRequest(t, r.Method, path, strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if strings.HasPrefix(r.Path, "/api/") {
+				req = d.newRequest(t, r.Method, path, strings.NewReader(`{"method":"ping"}`))
+				req.Header.Set("Content-Type", "application/json")
+			}
 			req.Header.Set("X-CSRF-Token", token)
 			resp := d.do(t, req)
 			body := html.UnescapeString(resp.Body)

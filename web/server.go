@@ -131,6 +131,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.giveCSRFToken) // for the forms of every page, refusals' included
 	e.Use(s.authorize)     // before anything reads the body: refused requests are never read
 	e.Use(s.bodyLimits())
+	e.Use(requireJSON)      // the JSON API's bodies (api_content_type.go)
 	e.Use(s.checkCSRF)      // reads no more of a form than its token (csrf_form.go)
 	e.Use(readForm)         // once the request is allowed
 	e.Use(s.refuseImported) // imported sessions are read-only (session_readonly.go)
