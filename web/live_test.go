@@ -79,7 +79,7 @@ func TestLiveStream(t *testing.T) {
 	sess := d.MustAPISession(t, srv.ID)
 
 	t.Run("foreign origin refused", func(t *testing.T) {
-		for _, origin := range []string{"http://evil.example", "null", "http://127.0.0.1:1"} {
+		for _, origin := range []string{"http://evil.example", "null", "http://127.0.0.1:1", "https://" + d.Host} {
 			conn, resp, err := d.dialLive(t, sess.ID, 0, origin)
 			if err == nil {
 				conn.Close()

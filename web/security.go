@@ -63,7 +63,7 @@ func (s *Server) checkHostAndOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 			s.deps.Log.Warn("refused request for an unknown host", "host", r.Host, "path", r.URL.Path)
 			return c.String(http.StatusMisdirectedRequest, "This dashboard does not answer to the host "+r.Host+".\n")
 		}
-		if origin := r.Header.Get("Origin"); origin != "" && !probe && !s.sameOrigin(origin) {
+		if origin := r.Header.Get("Origin"); origin != "" && !probe && !s.sameOrigin(r, origin) {
 			s.deps.Log.Warn("refused cross-origin request", "origin", origin, "path", r.URL.Path)
 			return c.String(http.StatusForbidden, "Cross-origin requests are refused.\n")
 		}
@@ -94,7 +94,24 @@ func foreignSubresource(r *http.Request) bool {
 	return !link
 }
 
-func (s *Server) sameOrigin(origin string) bool {
+// sameOrigin reports whether origin, the Origin header of r, is one of the
+// dashboard's own: scheme://host with a host it answers to and the scheme
+// r came over (https over TLS or from a trusted proxy that says so, else
+// http), or else exactly the base URL's scheme and host. An https page of
+// the dashboard's host is another origin than its http one, and may be
+// another server's (a port forward, a proxy in front of something else).
+func (s *Server) sameOrigin(r *http.Request, origin string) bool {
 	u, err := url.Parse(origin)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Path == "" && s.hosts.allows(u.Host)
+	if err != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil || u.Opaque != "" || !s.hosts.allows(u.Host) {
+		return false
+	}
+	scheme := "http"
+	if s.isHTTPS(r) {
+		scheme = "https"
+	}
+	if u.Scheme == scheme {
+		return true
+	}
+	base, err := url.Parse(s.cfg.BaseURL)
+	return s.cfg.BaseURL != "" && err == nil && strings.EqualFold(u.Scheme, base.Scheme) && strings.EqualFold(u.Host, base.Host)
 }

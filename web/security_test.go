@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/mcp-playground/playground/web"
 )
 
 func TestHostCheck(t *testing.T) {
@@ -67,6 +70,9 @@ func TestOriginCheck(t *testing.T) {
 		{"other port", "http://127.0.0.1:1", http.StatusForbidden},
 		{"not an origin", "javascript:alert(1)", http.StatusForbidden},
 		{"origin with a path", d.URL + "/x", http.StatusForbidden},
+		{"https on plain HTTP", "https://" + d.Host, http.StatusForbidden},
+		{"https loopback alias on plain HTTP", "https://localhost:" + port, http.StatusForbidden},
+		{"another scheme", "ftp://" + d.Host, http.StatusForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,4 +220,71 @@ func assertServerCount(t *testing.T, d *dashboard, want int) {
 	if len(list) != want {
 		t.Errorf("%d servers registered, want %d: %+v", len(list), want, list)
 	}
+}
+
+// TestOriginSchemeFollowsTheRequest checks, for pages and the live
+// WebSocket, that an Origin's scheme must be the one the request came
+// over: from the trusted proxy that says https, the https origin of the
+// host is the dashboard's and the http one is not; the base URL's origin
+// is the dashboard's even when a request reaches it over plain HTTP.
+func TestOriginSchemeFollowsTheRequest(t *testing.T) {
+	d := mustDashboardWith(t, dashboardOptions{configure: func(cfg *web.Config, deps *web.Deps) {
+		behindProxy(cfg, deps)
+		cfg.AllowedHosts = []string{"other.example.com"}
+	}})
+	sid := d.mustSession(t, "watched")
+	tests := []struct {
+		name, host, proto, origin string
+		ok                        bool
+	}{
+		{"https through the proxy", "other.example.com", "https", "https://other.example.com", true},
+		{"http origin through an https proxy", "other.example.com", "https", "http://other.example.com", false},
+		{"https origin over plain HTTP", "other.example.com", "", "https://other.example.com", false},
+		{"http origin over plain HTTP", "other.example.com", "", "http://other.example.com", true},
+		{"the base URL over plain HTTP", "playground.example.com", "", "https://playground.example.com", true},
+		{"the base URL's host with http through an https proxy", "playground.example.com", "https", "http://playground.example.com", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := d.newRequest(t, http.MethodGet, "/signin", nil)
+			req.Host = tt.host
+			req.Header.Set("Origin", tt.origin)
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			if r := d.do(t, req); (r.Status == http.StatusOK) != tt.ok {
+				t.Errorf("GET /signin for %s from %s (X-Forwarded-Proto %q) = %d, want accepted %v", tt.host, tt.origin, tt.proto, r.Status, tt.ok)
+			}
+
+			h := http.Header{"Origin": {tt.origin}, "Host": {tt.host}}
+			if tt.proto != "" {
+				h.Set("X-Forwarded-Proto", tt.proto)
+			}
+			u, _ := url.Parse(d.URL)
+			h.Set("Cookie", cookieHeader(d.client.Jar.Cookies(u)))
+			conn, resp, err := d.wsDialer().Dial(fmt.Sprintf("ws://%s/sessions/%d/live", d.Host, sid), h)
+			if conn != nil {
+				conn.Close()
+			}
+			// Cookies go by Host: the upgrade for another host comes from
+			// nobody signed in, and is refused as such once its origin passed.
+			refusedForOrigin := resp != nil && resp.StatusCode == http.StatusForbidden && err != nil
+			if refusedForOrigin == tt.ok {
+				status := 0
+				if resp != nil {
+					status = resp.StatusCode
+				}
+				t.Errorf("the live stream for %s from %s (X-Forwarded-Proto %q): %d %v, want refused for its origin %v", tt.host, tt.origin, tt.proto, status, err, !tt.ok)
+			}
+		})
+	}
+}
+
+// cookieHeader is a Cookie header of cookies.
+func cookieHeader(cookies []*http.Cookie) string {
+	parts := make([]string, len(cookies))
+	for i, ck := range cookies {
+		parts[i] = ck.Name + "=" + ck.Value
+	}
+	return strings.Join(parts, "; ")
 }

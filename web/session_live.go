@@ -69,7 +69,7 @@ func (s *Server) streamSession(c echo.Context) error {
 		// the check so the upgrader never trusts an origin by itself.
 		CheckOrigin: func(r *http.Request) bool {
 			origin := r.Header.Get("Origin")
-			return origin == "" || s.sameOrigin(origin)
+			return origin == "" || s.sameOrigin(r, origin)
 		},
 	}
 	conn, err := upgrader.Upgrade(c.Response(), c.Request(), nil)
