@@ -325,6 +325,9 @@ func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchan
 		return f, nil
 	}
 	hasID := len(env.ID) > 0 && string(env.ID) != "null"
+	if hasID && !isRPCID(env.ID) {
+		return f, nil // an object or array id names no request: not a well-formed message
+	}
 	if hasID {
 		f.RPCID = string(env.ID)
 	}

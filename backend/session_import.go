@@ -193,6 +193,9 @@ func validImported(in ImportedFrame) error {
 	if in.ID <= 0 {
 		return Errorf(EInvalid, "Line %d: the frame has no id.", in.Line)
 	}
+	if in.RPCID != "" && !isRPCID([]byte(in.RPCID)) {
+		return Errorf(EInvalid, "Line %d: the rpcId %s is not a JSON-RPC id, which is a string or a number.", in.Line, cut(in.RPCID, 40))
+	}
 	return nil
 }
 

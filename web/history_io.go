@@ -211,6 +211,9 @@ func importedFrameOf(text []byte, n int) (backend.ImportedFrame, error) {
 		ID: l.ID, SessionID: l.SessionID, Time: l.Time, Direction: mcpclient.Direction(l.Direction), Kind: mcpclient.FrameKind(l.Kind),
 		RPCType: backend.RPCType(l.RPCType), RPCID: string(l.RPCID), Method: l.Method, HTTP: l.HTTP, PairID: l.PairID,
 	}
+	if f.RPCID == "null" {
+		f.RPCID = "" // as the export writes no id: a frame without one
+	}
 	switch {
 	case l.Body != nil:
 		f.Body = []byte(l.Body)

@@ -381,6 +381,9 @@ func TestImportBadInput(t *testing.T) {
 		{"a frame of the wrong shape", []byte(`{"id":"one","direction":"out"}` + "\n"), "Line 1 is not a frame of an NDJSON export (one JSON object a line): its id is a JSON string."},
 		{"a bad line after good ones", []byte(goodLines[0] + goodLines[1] + "\n" + `{"id":3,"time":"2026-01-01T00:00:00Z","direction":"sideways","kind":"message"}` + "\n"), "Line 4: the direction \"sideways\" is not out, in or stderr."},
 		{"a repeated frame", []byte(goodLines[0] + goodLines[0]), "Line 2 repeats frame"},
+		{"an object as the JSON-RPC id", []byte(goodLines[0] + strings.Replace(goodLines[1], `"rpcId":1`, `"rpcId":{"a":1}`, 1)), `Line 2: the rpcId {"a":1} is not a JSON-RPC id, which is a string or a number.`},
+		{"an array as the JSON-RPC id", []byte(strings.Replace(goodLines[0], `"rpcId":1`, `"rpcId":[1]`, 1)), "Line 1: the rpcId [1] is not a JSON-RPC id"},
+		{"a boolean as the JSON-RPC id", []byte(strings.Replace(goodLines[0], `"rpcId":1`, `"rpcId":true`, 1)), "Line 1: the rpcId true is not a JSON-RPC id"},
 		{"an empty file", []byte{}, "The file holds no frames."},
 		{"blank lines", []byte("\n  \n\n"), "The file holds no frames."},
 		{"a line over the limit", []byte(goodLines[0] + `{"body":"` + strings.Repeat("x", 16<<20) + `"}` + "\n"), "Line 2 is longer than the 16 MiB limit of a line."},
@@ -504,5 +507,50 @@ func TestImportedSessionIsReadOnly(t *testing.T) {
 	}
 	if after := d.allFrames(t, imported); len(after) != len(frames) {
 		t.Errorf("the imported session has %d frames, want the %d imported", len(after), len(frames))
+	}
+}
+
+// TestMessagesWithIdsJSONRPCForbidsRoundTrip records messages whose id is
+// an object, an array or null, exports the session and imports the file:
+// the frames come back byte for byte, none of them with a JSON-RPC id, so
+// a recording the import would refuse is never exported.
+func TestMessagesWithIdsJSONRPCForbidsRoundTrip(t *testing.T) {
+	d := MustDashboard(t)
+	sid := d.mustSession(t, "odd ids")
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":[1],"result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+	}
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for i, b := range bodies {
+		if err := d.rec.Record(sid, mcpclient.Frame{Time: at.Add(time.Duration(i) * time.Second), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.rec.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range d.allFrames(t, sid) {
+		if f.RPCID != "" {
+			t.Errorf("the recorder gave %s the JSON-RPC id %s", f.Body, f.RPCID)
+		}
+	}
+	file, _ := d.mustExport(t, fmt.Sprintf("/sessions/%d/export", sid))
+	imported := d.mustImport(t, "odd.ndjson", file)
+	got := d.allFrames(t, imported)
+	if len(got) != len(bodies) {
+		t.Fatalf("%d frames imported, want %d", len(got), len(bodies))
+	}
+	for i, f := range got {
+		if string(f.Body) != bodies[i] || f.RPCID != "" {
+			t.Errorf("imported frame %d: %s with id %q, want %s without one", i, f.Body, f.RPCID, bodies[i])
+		}
+	}
+
+	nullID := strings.Replace(string(file), `"direction"`, `"rpcId":null,"direction"`, 1)
+	again := d.mustImport(t, "null.ndjson", []byte(nullID))
+	if f := d.allFrames(t, again)[0]; f.RPCID != "" {
+		t.Errorf("a line with rpcId null was imported with the id %q", f.RPCID)
 	}
 }
