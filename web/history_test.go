@@ -215,6 +215,9 @@ func TestHistorySearchRefusesWhatCannotBeSearched(t *testing.T) {
 		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, `data-testid="history-error"`) || !strings.Contains(r.Body, why) {
 			t.Errorf("GET /history?%s = %d, want 400 with the reason at the search box:\n%.2000s", query, r.Status, r.Body)
 		}
+		if strings.Contains(r.Body, `<div class="card"></div>`) {
+			t.Errorf("GET /history?%s shows an empty results card below the reason", query)
+		}
 		r = d.get(t, "/history/export?"+query)
 		if r.Status != http.StatusBadRequest || !strings.Contains(r.Body, why) {
 			t.Errorf("GET /history/export?%s = %d, want 400 with the reason: %.500s", query, r.Status, r.Body)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,7 +66,21 @@ func TestBrowserHistoryImport(t *testing.T) {
 	if shots != "" {
 		p.screenshot(shots, "history-import-error", "main")
 	}
-	p.forgetConsole(srv.URL + "/sessions/import") // the refusal's 422
+	oddID := filepath.Join(t.TempDir(), "odd-id.ndjson")
+	if err := os.WriteFile(oddID, []byte(regexp.MustCompile(`"rpcId":[^,]+`).ReplaceAllString(string(body), `"rpcId":{"x":1}`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e2eNavigate(p, "open the import form", srv.URL+"/sessions/import", `[data-testid="import-form"]`)
+	p.do("import a file whose JSON-RPC id is an object", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{oddID}),
+		chromedp.Click(chromedp.CSS(`[data-testid="import-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="import-form"] [data-testid="import-error"]`)))
+	if msg := p.text(`[data-testid="import-error"]`); !strings.Contains(msg, `Line 1: the rpcId {"x":1} is not a JSON-RPC id, which is a string or a number.`) {
+		t.Errorf("the import form says %q", msg)
+	}
+	if shots != "" {
+		p.screenshot(shots, "history-import-object-id", "main")
+	}
+	p.forgetConsole(srv.URL + "/sessions/import") // the refusals' 422
 	p.do("choose the export", "main", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid="import-file"]`), []string{file}))
 	p.follow("import the export", `[data-testid="import-submit"]`)
 	p.do("see the imported session", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="imported-badge"]`)))
@@ -103,6 +118,16 @@ func TestBrowserHistoryImport(t *testing.T) {
 	if shots != "" {
 		p.screenshot(shots, "history-with-import", "main")
 	}
+
+	nul := srv.URL + "/history?q=66666%00"
+	e2eNavigate(p, "search history for a NUL", nul, `[data-testid="history-error"]`)
+	if msg := p.text(`[data-testid="history-error"]`); !strings.Contains(msg, "cannot be searched for (a NUL, or bytes that are not UTF-8)") {
+		t.Errorf("the search box says %q", msg)
+	}
+	if shots != "" {
+		p.screenshot(shots, "history-nul-query", "main")
+	}
+	p.forgetConsole(nul) // the refusal's 400
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
