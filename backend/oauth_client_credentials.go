@@ -44,8 +44,13 @@ func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettin
 }
 
 // clientAuthOf is how the client of the server's settings authenticates
-// at the token endpoint.
+// at the token endpoint. Settings whose secret or key is gone (a change of
+// the server's destination removes them) are an EUnavailable *Error that
+// asks for them again.
 func clientAuthOf(srv Server, settings OAuthSettings) (oauth.ClientAuth, error) {
+	if settings.ClientSecret == "" && settings.PrivateKeyPEM == "" {
+		return oauth.ClientAuth{}, Errorf(EUnavailable, "The OAuth settings of %s hold no client secret or private key (they are removed when the server's destination changes): someone who knows them must enter them again.", srv.Name)
+	}
 	if settings.ClientAuth != OAuthPrivateKeyJWT {
 		return oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
 	}
