@@ -111,6 +111,9 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 	}
 	start := OAuthStart{FlowID: flowID}
 	rec := o.recorder(flowID, srv.URL, 0)
+	if settings.ClientSecret != "" {
+		rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
+	}
 	req, resp, err := o.challenge(ctx, rec, srv)
 	if err != nil {
 		return start, o.fail(flowID, "The server could not be reached: "+err.Error())
@@ -215,6 +218,9 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 	method := OAuthClientDynamic
 	if settings.ClientID != "" {
 		method = OAuthClientPreregistered
+	}
+	if settings.ClientSecret != "" {
+		o.pinIssuer(ctx, s.serverID, &settings, rec.facts.issuer)
 	}
 	if err := o.keep(ctx, s, rec.facts, redirectURL, method, got); err != nil {
 		s.reason = "the sign-in succeeded but could not be stored"

@@ -209,3 +209,58 @@ func mustNotContain(t *testing.T, d *dashboard, log *syncBuffer, secrets ...stri
 		}
 	}
 }
+
+// TestNewAuthorizationServerGetsNoClientSecret: the server keeps its URL
+// but its metadata starts naming another authorization server. The
+// client secret the admin saved goes to the one it was first used with
+// only: connects fail naming the new issuer, an editor's save of the
+// settings does not confirm it, and the new one receives nothing until
+// an admin saves the settings again.
+func TestNewAuthorizationServerGetsNoClientSecret(t *testing.T) {
+	const secret = "cc-secret-2b90c4e6"
+	log := &syncBuffer{}
+	d := mustDashboardWith(t, dashboardOptions{log: log})
+	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: secret}})
+	srv := d.MustAPIServer(t, map[string]any{"name": "machine", "transport": "http", "url": as.MCPURL})
+	settingsPath := fmt.Sprintf("/servers/%d/oauth/settings", srv.ID)
+	settings := func(csrf string) url.Values {
+		return url.Values{"_csrf": {csrf}, "grant_type": {"client_credentials"}, "client_id": {"svc"}, "client_auth": {"client_secret_basic"}}
+	}
+	form := settings(d.MustCSRF(t))
+	form.Set("client_secret", secret)
+	if r := d.postForm(t, settingsPath, form); r.Status != http.StatusSeeOther {
+		t.Fatalf("saving the settings: %d\n%s", r.Status, r.Body)
+	}
+	sess := d.MustAPISession(t, srv.ID)
+	if err := d.pool.Disconnect(t.Context(), sess.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	impostor := mustImpostorAS(t)
+	as.SetFaults(oauthtest.Faults{AuthorizationServer: impostor.URL})
+	connect := fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID)
+	basic := base64.StdEncoding.EncodeToString([]byte("svc:" + secret))
+	if r := d.api(t, http.MethodPost, connect, nil, nil); r.Status == http.StatusCreated || !strings.Contains(r.Body, "is now "+impostor.URL) ||
+		!strings.Contains(r.Body, "until an admin confirms the new one") {
+		t.Errorf("the admin's connect: %d %s; want a failure naming the new authorization server", r.Status, r.Body)
+	}
+	eddie, editor := d.mustEditor(t)
+	if r := d.postFormWith(t, editor, settingsPath, settings(csrfOf(t, d, editor))); r.Status != http.StatusSeeOther {
+		t.Fatalf("the editor's save of the settings: %d\n%s", r.Status, r.Body)
+	}
+	if r := d.bearer(t, eddie.token, http.MethodPost, connect, "{}"); r.Status == http.StatusCreated || !strings.Contains(r.Body, "is now "+impostor.URL) {
+		t.Errorf("the editor's connect after their save: %d %s; want the same failure", r.Status, r.Body)
+	}
+	if got := impostor.received(secret, basic, "Authorization:", "POST /token"); len(got) > 0 {
+		t.Fatalf("the new authorization server received the client's credentials:\n%s", strings.Join(got, "\n---\n"))
+	}
+	mustNotContain(t, d, log, secret, basic)
+
+	if r := d.postForm(t, settingsPath, settings(d.MustCSRF(t))); r.Status != http.StatusSeeOther {
+		t.Fatalf("the admin's save of the settings: %d\n%s", r.Status, r.Body)
+	}
+	d.api(t, http.MethodPost, connect, nil, nil)
+	if got := impostor.received("POST /token"); len(got) != 1 {
+		t.Errorf("after the admin confirmed, the new authorization server got %d token requests, want 1: the test proves nothing", len(got))
+	}
+}

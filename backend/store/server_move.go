@@ -12,7 +12,8 @@ import (
 
 // MoveServer implements backend.ServerStore: UpdateServer, and in the same
 // transaction the server's OAuth grants deleted and the client secret and
-// private key of its OAuth settings cleared (the client ID stays).
+// private key of its OAuth settings cleared with the issuer they were
+// pinned to (the client ID stays).
 func (d *DB) MoveServer(ctx context.Context, s backend.Server) (backend.DroppedOAuth, error) {
 	var dropped backend.DroppedOAuth
 	tx, err := d.db.BeginTxx(ctx, nil)
@@ -37,7 +38,7 @@ func (d *DB) MoveServer(ctx context.Context, s backend.Server) (backend.DroppedO
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return dropped, fmt.Errorf("store: move server %d: %w", s.ID, err)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE server_oauth SET client_secret = '', private_key = '', key_id = '', updated_at = ?
+	if _, err := tx.ExecContext(ctx, `UPDATE server_oauth SET client_secret = '', private_key = '', key_id = '', issuer = '', updated_at = ?
 		WHERE server_id = ?`, unixNano(time.Now()), s.ID); err != nil {
 		return dropped, fmt.Errorf("store: move server %d: %w", s.ID, err)
 	}
