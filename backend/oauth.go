@@ -235,7 +235,7 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 func (o *OAuth) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirectURL string, method OAuthClientMethod, got *grantedToken) error {
 	ctx = context.WithoutCancel(ctx)
 	secret := newGrantSecret(got.cfg, got.tok)
-	secret.FlowID = s.flowID
+	secret.FlowID, secret.Resource = s.flowID, facts.serverURL
 	if err := o.saveGrant(ctx, OAuthGrant{ServerID: s.serverID, UserID: s.userID, Issuer: facts.issuer}, secret); err != nil {
 		return err
 	}

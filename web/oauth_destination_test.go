@@ -264,3 +264,30 @@ func TestNewAuthorizationServerGetsNoClientSecret(t *testing.T) {
 		t.Errorf("after the admin confirmed, the new authorization server got %d token requests, want 1: the test proves nothing", len(got))
 	}
 }
+
+// TestSignInIsPresentedToItsOwnOriginOnly: a sign-in's access token goes
+// only to the origin of the server it was obtained for, even when the
+// server's settings point elsewhere without the registry's save (which
+// would have deleted the sign-in): the connect fails saying so.
+func TestSignInIsPresentedToItsOwnOriginOnly(t *testing.T) {
+	d := MustDashboard(t)
+	as := mustTestAS(t, testASOptions{})
+	srv := d.MustAPIServer(t, map[string]any{"name": "guarded", "transport": "http", "url": as.MCPURL})
+	d.mustOAuthSignIn(t, as, srv.ID)
+	impostor := mustImpostorAS(t)
+	moved, err := d.reg.Get(t.Context(), srv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved.URL = impostor.URL + "/mcp"
+	if err := d.db.UpdateServer(t.Context(), moved); err != nil {
+		t.Fatal(err)
+	}
+	r := d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID), nil, nil)
+	if r.Status == http.StatusCreated || !strings.Contains(r.Body, "is not presented to "+impostor.URL) {
+		t.Errorf("the connect: %d %s; want a failure saying the sign-in is for another server", r.Status, r.Body)
+	}
+	if got := impostor.received("Authorization:"); len(got) > 0 {
+		t.Errorf("the other origin received an Authorization header:\n%s", strings.Join(got, "\n---\n"))
+	}
+}
