@@ -28,7 +28,7 @@ func destinationNotice(n DestinationNotice) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"banner notice\" data-testid=\"destination-notice\" role=\"status\"><p>Saved. Because ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"banner notice destination-notice\" data-testid=\"destination-notice\" role=\"status\"><p>Saved. Because ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -192,9 +192,9 @@ func (s *Server) oauthCard(c echo.Context, srv backend.Server, refused *views.OA
 		return nil, err
 	}
 	v.Settings = views.OAuthSettingsForm{GrantType: settings.Grant(), ClientAuth: settings.ClientAuth, ClientID: settings.ClientID,
-		HasClientSecret: settings.ClientSecret != "", KeyID: settings.KeyID, DPoP: settings.DPoP, Scopes: strings.Join(settings.Scopes, " ")}
+		HasClientSecret: settings.ClientSecret != "", KeyID: settings.KeyID, Issuer: settings.Issuer, DPoP: settings.DPoP, Scopes: strings.Join(settings.Scopes, " ")}
 	if refused != nil {
-		refused.HasClientSecret, refused.KeyID = v.Settings.HasClientSecret, v.Settings.KeyID
+		refused.HasClientSecret, refused.KeyID, refused.Issuer = v.Settings.HasClientSecret, v.Settings.KeyID, v.Settings.Issuer
 		v.Settings = *refused
 	}
 	return v, nil
