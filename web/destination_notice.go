@@ -18,13 +18,16 @@ import (
 const destinationNoticeCookie = "destination_notice"
 
 // leaveDestinationNotice has the server's next page tell what up removed,
-// when it removed anything. The cookie's value is the change and three
-// numbers: "origin 1 0 2" (client secret, private key, sign-ins).
+// when it removed anything, and the audit event of the save record it.
+// The cookie's value is the change and three numbers: "origin.1.0.2"
+// (client secret, private key, sign-ins).
 func leaveDestinationNotice(c echo.Context, serverID int64, up backend.ServerUpdate) {
 	if up.Moved == "" || !up.Dropped.Any() {
 		return
 	}
 	d := up.Dropped
+	noteAudit(c, auditNote{Details: map[string]any{"destination_changed": string(up.Moved),
+		"removed": map[string]any{"client_secret": d.ClientSecret, "private_key": d.PrivateKey, "sign_ins": d.Grants}}})
 	value := fmt.Sprintf("%s.%d.%d.%d", up.Moved, boolDigit(d.ClientSecret), boolDigit(d.PrivateKey), d.Grants)
 	c.SetCookie(&http.Cookie{Name: destinationNoticeCookie, Value: value, Path: "/servers/" + itoa(serverID), MaxAge: 300,
 		HttpOnly: true, SameSite: http.SameSiteStrictMode})
