@@ -111,6 +111,9 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 	}
 	start := OAuthStart{FlowID: flowID}
 	rec := o.recorder(flowID, srv.URL, 0)
+	if settings.ClientSecret != "" {
+		rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
+	}
 	req, resp, err := o.challenge(ctx, rec, srv)
 	if err != nil {
 		return start, o.fail(flowID, "The server could not be reached: "+err.Error())
@@ -216,6 +219,9 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 	if settings.ClientID != "" {
 		method = OAuthClientPreregistered
 	}
+	if settings.ClientSecret != "" {
+		o.pinIssuer(ctx, s.serverID, &settings, rec.facts.issuer)
+	}
 	if err := o.keep(ctx, s, rec.facts, redirectURL, method, got); err != nil {
 		s.reason = "the sign-in succeeded but could not be stored"
 		o.log.Error("storing an OAuth grant", "flow", s.flowID, "err", err)
@@ -229,7 +235,7 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 func (o *OAuth) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirectURL string, method OAuthClientMethod, got *grantedToken) error {
 	ctx = context.WithoutCancel(ctx)
 	secret := newGrantSecret(got.cfg, got.tok)
-	secret.FlowID = s.flowID
+	secret.FlowID, secret.Resource = s.flowID, facts.serverURL
 	if err := o.saveGrant(ctx, OAuthGrant{ServerID: s.serverID, UserID: s.userID, Issuer: facts.issuer}, secret); err != nil {
 		return err
 	}

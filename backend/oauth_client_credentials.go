@@ -44,8 +44,13 @@ func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettin
 }
 
 // clientAuthOf is how the client of the server's settings authenticates
-// at the token endpoint.
+// at the token endpoint. Settings whose secret or key is gone (a change of
+// the server's destination removes them) are an EUnavailable *Error that
+// asks for them again.
 func clientAuthOf(srv Server, settings OAuthSettings) (oauth.ClientAuth, error) {
+	if settings.ClientSecret == "" && settings.PrivateKeyPEM == "" {
+		return oauth.ClientAuth{}, Errorf(EUnavailable, "The OAuth settings of %s hold no client secret or private key (they are removed when the server's destination changes): someone who knows them must enter them again.", srv.Name)
+	}
 	if settings.ClientAuth != OAuthPrivateKeyJWT {
 		return oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
 	}
@@ -78,11 +83,16 @@ func (o *OAuth) rerunClientCredentials(ctx context.Context, rec *stepRecorder, s
 	if err != nil {
 		return err
 	}
+	if settings.Issuer == "" || settings.Issuer != rec.facts.issuer {
+		return Errorf(EConflict, "This request went to the authorization server %q, but the OAuth client of %s is confirmed for %q: it is not re-run, so that its secret or key goes nowhere else.",
+			rec.facts.issuer, srv.Name, settings.Issuer)
+	}
 	form, _ := url.ParseQuery(step.RequestBody)
 	d := &oauth.Discovery{Resource: form.Get("resource"), Scopes: strings.Fields(form.Get("scope")),
 		AS: &oauthex.AuthServerMeta{Issuer: rec.facts.issuer, TokenEndpoint: step.URL}}
 	rec.facts.learnSettings(settings)
 	rec.facts.askedScopes = d.Scopes
+	rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
 	var rt http.RoundTripper = rec
 	if settings.DPoP {
 		p, err := oauth.NewDPoP()
@@ -183,6 +193,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 	}
 	h.rec = h.o.recorder(flowID, h.srv.URL, 0)
 	h.rec.facts.learnSettings(h.settings)
+	h.rec.issuerGuard = func(issuer string) error { return issuerRefusal(h.srv, h.settings, issuer) } // under mu, as obtain
 	return nil
 }
 
@@ -208,6 +219,9 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 		if len(h.settings.Scopes) > 0 {
 			d.Scopes = h.settings.Scopes
 		}
+		if err := issuerRefusal(h.srv, h.settings, d.AS.Issuer); err != nil {
+			return nil, err
+		}
 		h.discovery = d
 	}
 	h.rec.facts.askedScopes = h.discovery.Scopes
@@ -218,6 +232,7 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 	if tok.AccessToken == "" {
 		return nil, errors.New("the authorization server's answer holds no access token")
 	}
+	h.o.pinIssuer(ctx, h.srv.ID, &h.settings, h.discovery.AS.Issuer)
 	if lifetime, ok := tok.Extra("expires_in").(float64); ok {
 		tok.ExpiresIn = int64(lifetime) // so that earlyExpiry scales to short-lived tokens
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -72,7 +73,17 @@ func (c *grantCredentials) token(renew bool) (*oauth2.Token, error) {
 	return fresh, nil
 }
 
+// Sign presents the access token to the origin of the resource the
+// grant was obtained for, and refuses any other: a token is no key to a
+// server it was not issued for, whatever its settings say now.
 func (c *grantCredentials) Sign(req *http.Request) error {
+	resource := c.secret.Resource
+	if resource == "" {
+		resource = c.srv.URL
+	}
+	if r, err := url.Parse(resource); err != nil || !mcpclient.SameOrigin(r, req.URL) {
+		return fmt.Errorf("the OAuth sign-in to %s was obtained for %s and is not presented to %s: sign in again", c.srv.Name, RedactURL(resource), RedactURL(req.URL.Scheme+"://"+req.URL.Host))
+	}
 	tok, err := c.token(false)
 	if err != nil {
 		return nil

@@ -24,6 +24,10 @@ type grantSecret struct {
 	// FlowID is the sign-in that obtained the grant; its refreshes are
 	// recorded as further steps of that flow.
 	FlowID int64 `json:"flow_id"`
+	// Resource is the URL of the MCP server the sign-in was for; the
+	// token is presented to that origin only (grantCredentials.Sign). ""
+	// in grants stored before it was kept: the server's URL then.
+	Resource string `json:"resource,omitempty"`
 }
 
 func newGrantSecret(cfg *oauth2.Config, tok *oauth2.Token) grantSecret {

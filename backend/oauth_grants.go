@@ -44,15 +44,18 @@ func (o *OAuth) Settings(ctx context.Context, serverID int64) (OAuthSettings, er
 
 // SaveSettings checks and stores the server's OAuth settings; the next
 // sign-in or connection uses them. An empty client secret or private key
-// keeps the stored one while the client ID stays the same. Invalid
+// keeps the stored one while the client ID stays the same, and with it the
+// authorization server it may be sent to (OAuthSettings.Issuer), unless
+// confirm (an admin saves) forgets that issuer, for the next successful
+// use to pin the one discovered then. Invalid
 // settings are an EInvalid *Error whose Fields name the form fields (see
 // OAuthSettings.normalized).
-func (o *OAuth) SaveSettings(ctx context.Context, serverID int64, s OAuthSettings) error {
+func (o *OAuth) SaveSettings(ctx context.Context, serverID int64, s OAuthSettings, confirm bool) error {
 	old, err := o.store.OAuthSettings(ctx, serverID)
 	if err != nil {
 		return err
 	}
-	s, err = s.keeping(old).normalized()
+	s, err = s.keeping(old, confirm).normalized()
 	if err != nil {
 		return err
 	}

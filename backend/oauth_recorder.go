@@ -29,6 +29,11 @@ type stepRecorder struct {
 	flowID  int64
 	rerunOf int64 // set on the steps of a re-run
 	facts   *oauthFacts
+	// issuerGuard, when set, is asked before a request that authenticates
+	// the client with its secret or key (a code exchange, a client
+	// credentials grant) whether it may go to the issuer the flow
+	// discovered (issuerRefusal); a refusal is recorded and nothing sent.
+	issuerGuard func(issuer string) error
 }
 
 func (r *stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -36,9 +41,16 @@ func (r *stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	kind := r.classify(req, reqBody)
 	start := time.Now()
-	resp, err := r.base.RoundTrip(req)
-	step := OAuthStep{FlowID: r.flowID, Kind: r.classify(req, reqBody), Method: req.Method, URL: redactURL(req.URL),
+	var resp *http.Response
+	if r.issuerGuard != nil && (kind == OAuthStepToken || kind == OAuthStepClientCredentials) {
+		err = r.issuerGuard(r.facts.issuer)
+	}
+	if err == nil {
+		resp, err = r.base.RoundTrip(req)
+	}
+	step := OAuthStep{FlowID: r.flowID, Kind: kind, Method: req.Method, URL: redactURL(req.URL),
 		RequestHeader: redactHeader(req.Header), RequestBody: redactBody(req.Header.Get("Content-Type"), reqBody),
 		Elapsed: time.Since(start), At: start, RerunOf: r.rerunOf}
 	var respBody []byte

@@ -41,10 +41,18 @@ func (s OAuthSettings) Grant() OAuthGrantType {
 func (s OAuthSettings) Machine() bool { return s.Grant() == OAuthGrantClientCredentials }
 
 // keeping returns s with the secrets of old that s leaves empty: the
-// client secret and the private key stay stored while the client ID does.
-func (s OAuthSettings) keeping(old OAuthSettings) OAuthSettings {
+// client secret and the private key stay stored while the client ID does,
+// and so does the issuer they may be sent to unless confirm is set or a
+// secret or key is typed anew (which forgets it: the next successful use
+// pins it again).
+func (s OAuthSettings) keeping(old OAuthSettings, confirm bool) OAuthSettings {
+	s.Issuer = ""
 	if strings.TrimSpace(s.ClientID) != old.ClientID {
 		return s
+	}
+	typed := s.ClientSecret != "" || strings.TrimSpace(s.PrivateKeyPEM) != ""
+	if !confirm && !typed {
+		s.Issuer = old.Issuer
 	}
 	if s.ClientSecret == "" {
 		s.ClientSecret = old.ClientSecret

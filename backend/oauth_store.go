@@ -21,6 +21,10 @@ type OAuthSettings struct {
 	// DPoP asks for sender-constrained tokens (RFC 9449).
 	DPoP   bool
 	Scopes []string
+	// Issuer is the authorization server the client secret or private key
+	// may be sent to: the one they were first used with successfully;
+	// "" until then (see OAuth.SaveSettings for how it is confirmed anew).
+	Issuer string
 }
 
 // OAuthClientMethod says how a client came to be registered.
@@ -49,6 +53,9 @@ type OAuthStore interface {
 	// OAuthSettings returns the server's settings (zero when it has none).
 	OAuthSettings(ctx context.Context, serverID int64) (OAuthSettings, error)
 	SaveOAuthSettings(ctx context.Context, serverID int64, s OAuthSettings) error
+	// PinOAuthIssuer sets the Issuer of the server's settings to issuer
+	// when it is "", and does nothing otherwise.
+	PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) error
 
 	// OAuthClient returns the client registered with issuer for
 	// redirectURI; false when there is none.

@@ -89,7 +89,7 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	stored.Roots = []backend.Root{{URI: "file:///srv/other", Name: "Other"}}
-	if err := e.reg.Update(testContext(t), stored); err != nil {
+	if _, err := e.reg.Update(testContext(t), stored); err != nil {
 		t.Fatalf("Registry.Update: %v", err)
 	}
 	select {
@@ -109,7 +109,7 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 
 	// Saving without a change to the roots tells the server nothing.
 	stored.Name = "roots renamed"
-	if err := e.reg.Update(testContext(t), stored); err != nil {
+	if _, err := e.reg.Update(testContext(t), stored); err != nil {
 		t.Fatalf("Registry.Update: %v", err)
 	}
 	select {

@@ -45,17 +45,29 @@ func (r *Registry) Create(ctx context.Context, s Server) (int64, error) {
 	return r.store.CreateServer(ctx, s)
 }
 
+// ServerUpdate is what saving a server's settings did besides storing them.
+type ServerUpdate struct {
+	// Moved says how the traffic's destination changed; "" when it did not.
+	Moved DestinationChange
+	// Dropped is what the change of destination removed of the server's
+	// OAuth secrets.
+	Dropped DroppedOAuth
+}
+
 // Update normalizes (Server.Normalized), validates and saves s over the server with s.ID. A connected
 // session keeps the settings it was opened with. s may come from a form
 // filled with the stored server's Redacted copy: each secret still shown
 // redacted keeps its stored value (header values and URL parts only while
-// the URL keeps its scheme, host and port); one that has no stored value
-// to keep is an EInvalid *Error naming the field. When the roots change,
+// the traffic goes where it went: destinationChange); one that has no stored value
+// to keep is an EInvalid *Error naming the field. When the destination
+// changes, the server's OAuth sign-ins are deleted and the client secret
+// and private key of its OAuth settings cleared with the save
+// (ServerStore.MoveServer), and the ServerUpdate says so. When the roots change,
 // the server's live sessions are told (Pool.RootsChanged).
-func (r *Registry) Update(ctx context.Context, s Server) error {
+func (r *Registry) Update(ctx context.Context, s Server) (ServerUpdate, error) {
 	stored, err := r.store.GetServer(ctx, s.ID)
 	if err != nil {
-		return err
+		return ServerUpdate{}, err
 	}
 	s, fields := restoreSecrets(s.Normalized(), stored)
 	if err := s.Validate(); err != nil {
@@ -65,18 +77,28 @@ func (r *Registry) Update(ctx context.Context, s Server) error {
 				e.Fields[k] = v
 			}
 		}
-		return err
+		return ServerUpdate{}, err
 	}
+	up := ServerUpdate{Moved: destinationChange(stored, s)}
 	if len(fields) > 0 {
-		return &Error{Code: EInvalid, Message: "The server settings are not valid.", Fields: fields}
+		msg := "The server settings are not valid."
+		if up.Moved != "" {
+			msg = "Stored secrets do not follow a change of where the traffic goes, and " + up.Moved.Phrase() + ": type them again."
+		}
+		return ServerUpdate{}, &Error{Code: EInvalid, Message: msg, Fields: fields}
 	}
-	if err := r.store.UpdateServer(ctx, s); err != nil {
-		return err
+	if up.Moved != "" {
+		up.Dropped, err = r.store.MoveServer(ctx, s)
+	} else {
+		err = r.store.UpdateServer(ctx, s)
+	}
+	if err != nil {
+		return ServerUpdate{}, err
 	}
 	if !slices.Equal(s.Roots, stored.Roots) {
 		r.pool.RootsChanged(context.WithoutCancel(ctx), s.ID)
 	}
-	return nil
+	return up, nil
 }
 
 // Delete removes a server that has no live session; its history stays.

@@ -16,7 +16,7 @@ func TestRegistryValidatesBeforeSaving(t *testing.T) {
 	}
 	id := e.MustServer(t, backend.Server{Name: "ok", Transport: backend.TransportStdio, Command: "sh"})
 	bad := backend.Server{ID: id, Name: "ok", Transport: backend.TransportHTTP, URL: "not a url"}
-	if err := e.reg.Update(ctx, bad); backend.ErrorCodeOf(err) != backend.EInvalid {
+	if _, err := e.reg.Update(ctx, bad); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("Update(invalid) = %v, want EInvalid", err)
 	}
 	if s, _ := e.reg.Get(ctx, id); s.Transport != backend.TransportStdio {
@@ -86,7 +86,7 @@ func TestRegistrySavesWhatWasChosen(t *testing.T) {
 	}
 	up := backend.Server{ID: id, Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp",
 		Command: "sh", Args: []string{"x"}, Env: map[string]string{"A": "1"}, Dir: "/tmp"}
-	if err := e.reg.Update(ctx, up); err != nil {
+	if _, err := e.reg.Update(ctx, up); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ = e.reg.Get(ctx, id); got.Command != "" || len(got.Args) != 0 || len(got.Env) != 0 || got.Dir != "" {

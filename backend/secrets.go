@@ -272,26 +272,31 @@ func redactPairs(m map[string]string) map[string]string {
 
 // restoreSecrets returns edited, a server as saved from a form filled by
 // Redacted, with the secrets of stored put back where the form still
-// shows them redacted: URL and proxy URL parts (RestoreURLSecrets), env
-// values, and header values when the URL keeps its origin. Fields of the
-// redacted values that stay, having no stored value to take (a renamed
-// header, a URL of another origin), are returned as field errors (form
-// field names: url, proxy, env, headers).
+// shows them redacted: env values always; URL parts (RestoreURLSecrets)
+// and header values only while the traffic goes where it went
+// (destinationChange); proxy URL parts while the way there stays
+// (pathChange). Fields of the redacted values that stay,
+// having no stored value to take (a renamed header, a changed
+// destination), are returned as field errors (form field names: url,
+// proxy, env, headers) that ask for the value to be typed again.
 func restoreSecrets(edited, stored Server) (Server, map[string]string) {
 	fields := map[string]string{}
-	edited.URL = RestoreURLSecrets(edited.URL, stored.URL)
+	moved, detour := destinationChange(stored, edited).Phrase(), pathChange(stored, edited).Phrase()
+	if moved == "" {
+		edited.URL = RestoreURLSecrets(edited.URL, stored.URL)
+	}
+	if detour == "" {
+		edited.Proxy = RestoreURLSecrets(edited.Proxy, stored.Proxy)
+	}
 	if hasURLPlaceholder(edited.URL) {
-		fields["url"] = "The URL shows a secret as " + RedactedURLPart + " that can only be kept for the same scheme, host and port: type it again."
+		fields["url"] = "The URL shows a secret as " + RedactedURLPart + ", but stored secrets are kept only while the traffic goes where it went, and " + moved + ": type it again."
 	}
-	edited.Proxy = RestoreURLSecrets(edited.Proxy, stored.Proxy)
 	if hasURLPlaceholder(edited.Proxy) {
-		fields["proxy"] = "The proxy URL shows a secret as " + RedactedURLPart + " that can only be kept for the same proxy scheme, host and port: type it again."
-	}
-	sameOrigin := false
-	if e, err := url.Parse(edited.URL); err == nil {
-		if s, err := url.Parse(stored.URL); err == nil && stored.URL != "" {
-			sameOrigin = mcpclient.SameOrigin(e, s)
+		why := "it can only be kept for the same proxy scheme, host and port"
+		if detour != "" {
+			why = "stored secrets are kept only while the traffic goes where it went, and " + detour
 		}
+		fields["proxy"] = "The proxy URL shows a secret as " + RedactedURLPart + ", but " + why + ": type it again."
 	}
 	// restore returns m with each RedactedValue replaced by the value of
 	// the same name in from, when keep; it names the values it cannot
@@ -304,7 +309,7 @@ func restoreSecrets(edited, stored Server) (Server, map[string]string) {
 			} else if v == RedactedValue {
 				why := "there is no stored value of that name to keep"
 				if !keep {
-					why = "stored header values are kept only while the URL keeps its scheme, host and port"
+					why = "stored header values are kept only while the traffic goes where it went, and " + moved
 				}
 				fields[field] = k + " is shown as " + RedactedValue + ", but " + why + ": type the value again."
 			}
@@ -316,7 +321,7 @@ func restoreSecrets(edited, stored Server) (Server, map[string]string) {
 		edited.Env = restore(edited.Env, stored.Env, true, "env")
 	}
 	if edited.Headers != nil {
-		edited.Headers = restore(edited.Headers, stored.Headers, sameOrigin, "headers")
+		edited.Headers = restore(edited.Headers, stored.Headers, moved == "", "headers")
 	}
 	return edited, fields
 }

@@ -151,6 +151,7 @@ func TestServerRedacted(t *testing.T) {
 
 func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 	const stored = "http://u:pw@127.0.0.1:1/mcp?api_key=k"
+	ca1, ca2 := testCertPEM(t, "first CA", time.Now().Add(time.Hour)), testCertPEM(t, "second CA", time.Now().Add(time.Hour))
 	tests := []struct {
 		name    string
 		edit    func(s *backend.Server)
@@ -165,6 +166,13 @@ func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 			fields: []string{"headers"}},
 		{name: "other port", edit: func(s *backend.Server) { s.URL = "http://REDACTED:REDACTED@127.0.0.1:2/mcp?api_key=REDACTED" },
 			fields: []string{"url", "headers"}},
+		{name: "proxy added", edit: func(s *backend.Server) { s.Proxy = "http://127.0.0.1:3128" }, fields: []string{"url", "headers"}},
+		{name: "proxy moved", edit: func(s *backend.Server) { s.Proxy = "http://REDACTED:REDACTED@127.0.0.1:3130" },
+			fields: []string{"url", "proxy", "headers"}},
+		{name: "proxy dropped", edit: func(s *backend.Server) { s.Proxy = "" }, fields: []string{"url", "headers"}},
+		{name: "CA added", edit: func(s *backend.Server) { s.CACertPEM = ca2 }, fields: []string{"url", "headers"}},
+		{name: "CA dropped", edit: func(s *backend.Server) { s.CACertPEM = "" }, wantURL: stored, wantHdr: map[string]string{"X-Api-Key": "hk", "Accept": "a"}},
+		{name: "verification turned off", edit: func(s *backend.Server) { s.InsecureSkipVerify = true }, fields: []string{"url", "headers"}},
 		{name: "other port with new secrets", edit: func(s *backend.Server) {
 			s.URL = "http://v:pw2@127.0.0.1:2/mcp"
 			s.Headers = map[string]string{"X-Api-Key": "hk2"}
@@ -175,14 +183,14 @@ func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 			e := MustEnv(t)
 			ctx := testContext(t)
 			id := e.MustServer(t, backend.Server{Name: "s", Transport: backend.TransportHTTP, URL: stored,
-				Headers: map[string]string{"X-Api-Key": "hk", "Accept": "a"}})
+				Headers: map[string]string{"X-Api-Key": "hk", "Accept": "a"}, CACertPEM: ca1, Proxy: "http://pu:ppw@127.0.0.1:3129"})
 			s, err := e.reg.Get(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s = s.Redacted()
 			tt.edit(&s)
-			err = e.reg.Update(ctx, s)
+			_, err = e.reg.Update(ctx, s)
 			if tt.fields != nil {
 				var appErr *backend.Error
 				if !errors.As(err, &appErr) || appErr.Code != backend.EInvalid {

@@ -82,6 +82,11 @@ type ServerStore interface {
 	CreateServer(ctx context.Context, s Server) (int64, error)
 	// UpdateServer replaces the server with s.ID; ENotFound or EConflict as above.
 	UpdateServer(ctx context.Context, s Server) error
+	// MoveServer is UpdateServer for a change of destination: in the same
+	// transaction it deletes the server's OAuth grants and clears the
+	// client secret and private key of its OAuth settings, keeping their
+	// client ID, and says what it removed.
+	MoveServer(ctx context.Context, s Server) (DroppedOAuth, error)
 	// DeleteServer removes the server; its past sessions are kept. ENotFound when absent.
 	DeleteServer(ctx context.Context, id int64) error
 }

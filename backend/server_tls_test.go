@@ -134,15 +134,15 @@ func TestProxyURLRedactedAndKept(t *testing.T) {
 	if shown.Proxy != "http://REDACTED:REDACTED@proxy.example:3128" {
 		t.Fatalf("Redacted().Proxy = %q", shown.Proxy)
 	}
-	if err := e.reg.Update(ctx, shown); err != nil {
+	if _, err := e.reg.Update(ctx, shown); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := e.reg.Get(ctx, id); err != nil || got.Proxy != stored {
 		t.Errorf("after saving the redacted form the proxy is %q, %v; want %q", got.Proxy, err, stored)
 	}
 	shown.Proxy = "http://REDACTED:REDACTED@elsewhere.example:3128"
-	if fields := fieldsOf(e.reg.Update(ctx, shown)); fields["proxy"] == "" {
-		t.Errorf("moving a redacted proxy password to another host: fields %v, want an error at proxy", fields)
+	if _, err := e.reg.Update(ctx, shown); fieldsOf(err)["proxy"] == "" {
+		t.Errorf("moving a redacted proxy password to another host: %v, want an error at proxy", err)
 	}
 }
 

@@ -138,7 +138,8 @@ func (s *Server) oauthShare(c echo.Context) error {
 
 // saveOAuthSettings stores how the playground obtains the server's
 // tokens: the grant, the client and its secret or private key, DPoP and
-// scopes (an empty secret or key keeps the stored one). Settings that do
+// scopes (an empty secret or key keeps the stored one; an admin's save
+// confirms the authorization server they may go to). Settings that do
 // not pass validation show again on the server's page, the reasons at
 // their fields.
 func (s *Server) saveOAuthSettings(c echo.Context) error {
@@ -150,7 +151,8 @@ func (s *Server) saveOAuthSettings(c echo.Context) error {
 		ClientAuth: backend.OAuthClientAuth(c.FormValue("client_auth")), ClientID: strings.TrimSpace(c.FormValue("client_id")),
 		ClientSecret: c.FormValue("client_secret"), PrivateKeyPEM: c.FormValue("private_key"), DPoP: c.FormValue("dpop") == "1",
 		Scopes: strings.Fields(c.FormValue("scopes"))}
-	err = s.deps.OAuth.SaveSettings(c.Request().Context(), id, next)
+	p, _ := principalOf(c)
+	err = s.deps.OAuth.SaveSettings(c.Request().Context(), id, next, p.Role.Allows(backend.RoleAdmin))
 	if fields := fieldsOf(err); fields != nil {
 		return s.overviewPage(c, http.StatusUnprocessableEntity, &views.OAuthSettingsForm{GrantType: next.Grant(), ClientAuth: next.ClientAuth,
 			ClientID: next.ClientID, DPoP: next.DPoP, Scopes: strings.Join(next.Scopes, " "), Errors: fields, Message: backend.ErrorMessageOf(err)})
@@ -190,9 +192,9 @@ func (s *Server) oauthCard(c echo.Context, srv backend.Server, refused *views.OA
 		return nil, err
 	}
 	v.Settings = views.OAuthSettingsForm{GrantType: settings.Grant(), ClientAuth: settings.ClientAuth, ClientID: settings.ClientID,
-		HasClientSecret: settings.ClientSecret != "", KeyID: settings.KeyID, DPoP: settings.DPoP, Scopes: strings.Join(settings.Scopes, " ")}
+		HasClientSecret: settings.ClientSecret != "", KeyID: settings.KeyID, Issuer: settings.Issuer, DPoP: settings.DPoP, Scopes: strings.Join(settings.Scopes, " ")}
 	if refused != nil {
-		refused.HasClientSecret, refused.KeyID = v.Settings.HasClientSecret, v.Settings.KeyID
+		refused.HasClientSecret, refused.KeyID, refused.Issuer = v.Settings.HasClientSecret, v.Settings.KeyID, v.Settings.Issuer
 		v.Settings = *refused
 	}
 	return v, nil

@@ -25,11 +25,16 @@ func (s *Server) fixServer(c echo.Context) error {
 		return err
 	}
 	fix := backend.ParseFix(c.FormValue("transport"), c.FormValue("era"), c.FormValue("path"), c.FormValue("skip_tls_verify") == "on")
-	if srv, err = srv.WithFix(fix); err != nil {
+	// From the redacted settings, as the edit form would save them: a
+	// fix that changes where the traffic goes (TLS verification off)
+	// carries no stored secret there.
+	if srv, err = srv.Redacted().WithFix(fix); err != nil {
 		return err
 	}
-	if err := s.deps.Registry.Update(ctx, srv); err != nil {
+	up, err := s.deps.Registry.Update(ctx, srv)
+	if err != nil {
 		return err
 	}
+	leaveDestinationNotice(c, id, up)
 	return s.connectAndReturn(c, id)
 }

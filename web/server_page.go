@@ -43,6 +43,7 @@ func (s *Server) explorerPageWith(c echo.Context, status int, section views.Sect
 	}
 	d := views.ExplorerData{Server: srv.Redacted(), Section: section}
 	d.Split = c.QueryParam("split") == "1" && srv.Transport == backend.TransportStdio && len(srv.Args) > 0
+	d.Moved = takeDestinationNotice(c, srv.ID)
 	if d.ConnectError, d.Diagnosis, err = s.connectFailure(c, srv.ID); err != nil {
 		return err
 	}

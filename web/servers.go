@@ -91,10 +91,16 @@ func (s *Server) updateServer(c echo.Context) error {
 	if err := mayManageServer(c, was, srv.Transport); err != nil {
 		return refuseServerForm(c, form, "Edit "+srv.Name, err)
 	}
-	saved, err := s.saveServer(c, form, srv, func() (int64, error) { return id, s.deps.Registry.Update(c.Request().Context(), srv) })
+	var up backend.ServerUpdate
+	saved, err := s.saveServer(c, form, srv, func() (int64, error) {
+		var err error
+		up, err = s.deps.Registry.Update(c.Request().Context(), srv)
+		return id, err
+	})
 	if err != nil || saved == 0 {
 		return err
 	}
+	leaveDestinationNotice(c, id, up)
 	return c.Redirect(http.StatusSeeOther, savedServerPage(id, srv))
 }
 

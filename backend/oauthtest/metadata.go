@@ -48,9 +48,13 @@ func (s *Server) serveServerMetadata(w http.ResponseWriter, r *http.Request) {
 
 // resourceMetadata is the MCP server's RFC 9728 document.
 func (s *Server) resourceMetadata() *oauthex.ProtectedResourceMetadata {
+	issuer := s.Issuer
+	if f := s.currentFaults(); f.AuthorizationServer != "" {
+		issuer = f.AuthorizationServer
+	}
 	return &oauthex.ProtectedResourceMetadata{
 		Resource:               s.MCPURL,
-		AuthorizationServers:   []string{s.Issuer},
+		AuthorizationServers:   []string{issuer},
 		ScopesSupported:        s.opts.Scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "oauthtest MCP server",
@@ -61,7 +65,9 @@ func (s *Server) resourceMetadata() *oauthex.ProtectedResourceMetadata {
 // and its protected resource metadata.
 func (s *Server) resourceServerHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(s.resourceMetadata()))
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.ProtectedResourceMetadataHandler(s.resourceMetadata()).ServeHTTP(w, r)
+	}))
 	guard := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{ResourceMetadataURL: s.ResourceMetadataURL})
 	mux.Handle("/mcp", s.countRefusals(s.dpopScheme(guard(newMCPHandler()))))
 	return mux

@@ -67,6 +67,11 @@ type Faults struct {
 	// Deny makes /authorize redirect back with access_denied at once,
 	// without showing the approve page.
 	Deny bool
+	// AuthorizationServer, when set, is the issuer the MCP server's
+	// resource metadata names instead of its own authorization server's,
+	// as when a server moves to another authorization server (or is made
+	// to name an attacker's).
+	AuthorizationServer string
 }
 
 // Stats counts what the authorization and MCP servers did.

@@ -40,8 +40,9 @@ func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSe
 		KeyID        string `db:"key_id"`
 		DPoP         bool   `db:"dpop"`
 		Scopes       string `db:"scopes"`
+		Issuer       string `db:"issuer"`
 	}
-	err := d.db.GetContext(ctx, &r, `SELECT grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes
+	err := d.db.GetContext(ctx, &r, `SELECT grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, issuer
 		FROM server_oauth WHERE server_id = ?`, serverID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return backend.OAuthSettings{}, nil
@@ -58,7 +59,7 @@ func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSe
 		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
 	}
 	s := backend.OAuthSettings{GrantType: backend.OAuthGrantType(r.GrantType), ClientID: r.ClientID, ClientSecret: secret,
-		PrivateKeyPEM: key, KeyID: r.KeyID, DPoP: r.DPoP, Scopes: strings.Fields(r.Scopes)}
+		PrivateKeyPEM: key, KeyID: r.KeyID, DPoP: r.DPoP, Scopes: strings.Fields(r.Scopes), Issuer: r.Issuer}
 	if s.Machine() {
 		s.ClientAuth = backend.OAuthClientAuth(r.ClientAuth)
 	}
@@ -79,14 +80,22 @@ func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s backend.OA
 	if auth == "" {
 		auth = backend.OAuthClientSecretBasic
 	}
-	_, err = d.db.ExecContext(ctx, `INSERT INTO server_oauth (server_id, grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err = d.db.ExecContext(ctx, `INSERT INTO server_oauth (server_id, grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, issuer, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (server_id) DO UPDATE SET grant_type = excluded.grant_type, client_auth = excluded.client_auth,
 		client_id = excluded.client_id, client_secret = excluded.client_secret, private_key = excluded.private_key,
-		key_id = excluded.key_id, dpop = excluded.dpop, scopes = excluded.scopes, updated_at = excluded.updated_at`,
-		serverID, string(s.Grant()), string(auth), s.ClientID, secret, key, s.KeyID, s.DPoP, strings.Join(s.Scopes, " "), unixNano(time.Now()))
+		key_id = excluded.key_id, dpop = excluded.dpop, scopes = excluded.scopes, issuer = excluded.issuer, updated_at = excluded.updated_at`,
+		serverID, string(s.Grant()), string(auth), s.ClientID, secret, key, s.KeyID, s.DPoP, strings.Join(s.Scopes, " "), s.Issuer, unixNano(time.Now()))
 	if err != nil {
 		return fmt.Errorf("store: save OAuth settings of server %d: %w", serverID, err)
+	}
+	return nil
+}
+
+// PinOAuthIssuer implements backend.OAuthStore.
+func (d *DB) PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) error {
+	if _, err := d.db.ExecContext(ctx, `UPDATE server_oauth SET issuer = ? WHERE server_id = ? AND issuer = ''`, issuer, serverID); err != nil {
+		return fmt.Errorf("store: pin the OAuth issuer of server %d: %w", serverID, err)
 	}
 	return nil
 }

@@ -188,12 +188,21 @@ func (d *DB) CreateServer(ctx context.Context, s backend.Server) (int64, error) 
 
 // UpdateServer implements backend.ServerStore.
 func (d *DB) UpdateServer(ctx context.Context, s backend.Server) error {
+	return d.updateServer(ctx, d.db, s)
+}
+
+// namedExecer runs named statements: the database or a transaction.
+type namedExecer interface {
+	NamedExecContext(ctx context.Context, query string, arg any) (sql.Result, error)
+}
+
+func (d *DB) updateServer(ctx context.Context, db namedExecer, s backend.Server) error {
 	r, err := d.row(s)
 	if err != nil {
 		return fmt.Errorf("store: update server: %w", err)
 	}
 	r.UpdatedAt = unixNano(time.Now())
-	res, err := d.db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, era = :era, command = :command,
+	res, err := db.NamedExecContext(ctx, `UPDATE servers SET name = :name, transport = :transport, era = :era, command = :command,
 		args = :args, env = :env, dir = :dir, url = :url, headers = :headers, roots = :roots,
 		ca_cert = :ca_cert, insecure_skip_verify = :insecure_skip_verify, proxy = :proxy, updated_at = :updated_at WHERE id = :id`, r)
 	if err != nil {

@@ -91,8 +91,17 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 				return backend.Session{}, err
 			}
 			fixed.ID = serverID
-			if err := reg.Update(ctx, fixed); err != nil {
+			up, err := reg.Update(ctx, fixed)
+			if err != nil {
 				return backend.Session{}, err
+			}
+			// A fix that changes where the traffic goes drops the stored
+			// OAuth secrets; the settings here are the caller's own, given
+			// for this run, so they go along as asked.
+			if up.Moved != "" && fr.machine != nil {
+				if err := db.SaveOAuthSettings(ctx, serverID, *fr.machine); err != nil {
+					return backend.Session{}, err
+				}
 			}
 			return pool.Connect(ctx, serverID)
 		})
