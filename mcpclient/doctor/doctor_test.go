@@ -213,3 +213,42 @@ func TestModernServerAsLegacy(t *testing.T) {
 	mustSay(t, d, "speaks the modern era", "-32022")
 	mustFix(t, target, mcpclient.EraLegacy, d, doctor.Change{Era: mcpclient.EraModern})
 }
+
+// TestCommandCrashQuotesTheFault starts real servers that crash at start
+// and wants the diagnosis to name the line that says why, however much
+// stderr follows or precedes it, in a bounded quote.
+func TestCommandCrashQuotesTheFault(t *testing.T) {
+	dir := t.TempDir()
+	missing := dir + "/missing.js"
+	noise := `for i in $(seq 500); do echo "loading part $i" >&2; done; `
+	tests := []struct {
+		name    string
+		command string
+		args    []string
+		fault   string // the line the summary must quote
+	}{
+		{"node missing module", "node", []string{missing}, "Error: Cannot find module '" + missing + "'"},
+		{"python import error", "python3", []string{"-c", "import json\nimport no_such_module_xyz"}, "ModuleNotFoundError: No module named 'no_such_module_xyz'"},
+		{"shell command not found", "sh", []string{"-c", noise + "no-such-tool-xyz; " + noise + "exit 127"}, "no-such-tool-xyz: not found"},
+		{"go panic", "sh", []string{"-c", "echo 'panic: runtime error: index out of range [3] with length 3' >&2; echo '' >&2; echo 'goroutine 1 [running]:' >&2; echo 'main.main()' >&2; echo '	/src/main.go:9 +0x1d' >&2; echo 'exit status 2' >&2; exit 2"}, "panic: runtime error: index out of range [3] with length 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			target := mcpclient.Target{Transport: mcpclient.TransportStdio, Stdio: mcpclient.StdioConfig{Command: tt.command, Args: tt.args}}
+			d := mustFail(t, target, "")
+			if !strings.Contains(d.Summary, "says: ") || !strings.Contains(d.Summary, tt.fault) {
+				t.Errorf("summary = %q, want it to quote %q", d.Summary, tt.fault)
+			}
+			var quoted int
+			for _, f := range d.Findings {
+				if f.Check == "Stderr" {
+					quoted++
+				}
+			}
+			if quoted == 0 || quoted > 7 {
+				t.Errorf("%d stderr lines quoted, want 1 to 7", quoted)
+			}
+		})
+	}
+}
