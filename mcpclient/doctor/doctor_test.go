@@ -252,3 +252,51 @@ func TestCommandCrashQuotesTheFault(t *testing.T) {
 		})
 	}
 }
+
+// TestNotAnMCPEndpoint connects to URLs that answer, but not MCP: a web
+// page, an empty 200 without a Content-Type, a 404 page of HTML. The
+// diagnosis says what that means in words, names the page by its title,
+// and quotes no HTML.
+func TestNotAnMCPEndpoint(t *testing.T) {
+	page := func(status int, contentType, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Type"] = nil // no sniffing
+			if contentType != "" {
+				w.Header().Set("Content-Type", contentType)
+			}
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}
+	}
+	html := "<!DOCTYPE html><html><head><meta charset=utf-8><title>Acme &amp; Co — Home</title><style>body{color:red}</style></head><body><h1>Welcome</h1>" + strings.Repeat("<p>filler text</p>", 400) + "</body></html>"
+	tests := []struct {
+		name    string
+		handler http.Handler
+		words   []string
+	}{
+		{"web page", page(http.StatusOK, "text/html; charset=utf-8", html), []string{"not an MCP endpoint", "web page", `"Acme & Co — Home"`, "/mcp", "/sse"}},
+		{"nothing", page(http.StatusOK, "", ""), []string{"not an MCP endpoint", "nothing", "/mcp", "/sse"}},
+		{"404 page", page(http.StatusNotFound, "text/html", html), []string{"404 Not Found", `"Acme & Co — Home"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, "/", tt.handler, false)
+			d := mustFail(t, httpTarget(mcpclient.TransportHTTP, srv.URL+"/api"), "")
+			mustSay(t, d, tt.words...)
+			for _, text := range append([]string{d.Summary}, findingTexts(d)...) {
+				if strings.Contains(text, "<") || len(text) > 400 {
+					t.Errorf("the diagnosis quotes HTML or too much: %q", text)
+				}
+			}
+		})
+	}
+}
+
+func findingTexts(d doctor.Diagnosis) []string {
+	var out []string
+	for _, f := range d.Findings {
+		out = append(out, f.Result)
+	}
+	return out
+}
