@@ -35,7 +35,11 @@ func (s *Server) listServers(c echo.Context) error {
 }
 
 func (s *Server) newServerForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Add a server"), views.ServerForm{Transport: "stdio"}))
+	transport := backend.TransportStdio
+	if mayManageServer(c, transport) != nil {
+		transport = backend.TransportHTTP // what an editor may save
+	}
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Add a server"), views.ServerForm{Transport: string(transport)}))
 }
 
 func (s *Server) editServerForm(c echo.Context) error {
