@@ -17,8 +17,9 @@ import (
 	"strings"
 )
 
-// ContentTypeError reports a 2xx answer to a POST that is neither JSON nor
-// an event stream: the URL is most likely not an MCP endpoint.
+// ContentTypeError reports a 2xx answer that is not what the transport
+// reads (JSON or an event stream to a Streamable HTTP POST, an event
+// stream to the HTTP+SSE GET): the URL is most likely not an MCP endpoint.
 type ContentTypeError struct {
 	Status      int    // the status code, such as 200
 	ContentType string // as the server sent it, "" when it sent none

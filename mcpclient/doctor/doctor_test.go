@@ -270,19 +270,21 @@ func TestNotAnMCPEndpoint(t *testing.T) {
 	}
 	html := "<!DOCTYPE html><html><head><meta charset=utf-8><title>Acme &amp; Co — Home</title><style>body{color:red}</style></head><body><h1>Welcome</h1>" + strings.Repeat("<p>filler text</p>", 400) + "</body></html>"
 	tests := []struct {
-		name    string
-		handler http.Handler
-		words   []string
+		name      string
+		transport mcpclient.Transport
+		handler   http.Handler
+		words     []string
 	}{
-		{"web page", page(http.StatusOK, "text/html; charset=utf-8", html), []string{"not an MCP endpoint", "web page", `"Acme & Co — Home"`, "/mcp", "/sse"}},
-		{"nothing", page(http.StatusOK, "", ""), []string{"not an MCP endpoint", "nothing", "/mcp", "/sse"}},
-		{"404 page", page(http.StatusNotFound, "text/html", html), []string{"404 Not Found", `"Acme & Co — Home"`}},
+		{"web page", mcpclient.TransportHTTP, page(http.StatusOK, "text/html; charset=utf-8", html), []string{"not an MCP endpoint", "web page", `"Acme & Co — Home"`, "/mcp", "/sse"}},
+		{"nothing", mcpclient.TransportHTTP, page(http.StatusOK, "", ""), []string{"not an MCP endpoint", "nothing", "/mcp", "/sse"}},
+		{"404 page", mcpclient.TransportHTTP, page(http.StatusNotFound, "text/html", html), []string{"404 Not Found", `"Acme & Co — Home"`}},
+		{"web page as HTTP+SSE", mcpclient.TransportSSE, page(http.StatusOK, "text/html", html), []string{"No HTTP+SSE event stream is at this URL (it got a web page titled \"Acme & Co — Home\")", "/sse"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := serve(t, "/", tt.handler, false)
-			d := mustFail(t, httpTarget(mcpclient.TransportHTTP, srv.URL+"/api"), "")
+			d := mustFail(t, httpTarget(tt.transport, srv.URL+"/api"), "")
 			mustSay(t, d, tt.words...)
 			for _, text := range append([]string{d.Summary}, findingTexts(d)...) {
 				if strings.Contains(text, "<") || len(text) > 400 {

@@ -36,6 +36,9 @@ func diagnoseHTTP(ctx context.Context, d *Diagnosis, target mcpclient.Target, er
 	var status *mcpclient.HTTPStatusError
 	var content *mcpclient.ContentTypeError
 	switch {
+	case errors.As(err, &content) && target.Transport == mcpclient.TransportSSE:
+		d.find("HTTP", contentText(content))
+		notSSE(ctx, d, p, u, content.Body)
 	case errors.As(err, &content):
 		notMCP(ctx, d, p, u, content, era)
 	case errors.As(err, &auth):
@@ -89,7 +92,7 @@ func notStreamable(ctx context.Context, d *Diagnosis, p prober, u *url.URL, stat
 // whatever answers at this URL (a web site, a proxy's page) is not an MCP
 // server; one may be at /mcp or /sse.
 func notMCP(ctx context.Context, d *Diagnosis, p prober, u *url.URL, content *mcpclient.ContentTypeError, era mcpclient.Era) {
-	d.find("HTTP", fmt.Sprintf("HTTP %d, Content-Type %s: %s", content.Status, orNone(content.ContentType), content.Body))
+	d.find("HTTP", contentText(content))
 	what := content.Body
 	switch {
 	case strings.HasPrefix(what, "a web page"):
@@ -104,6 +107,11 @@ func notMCP(ctx context.Context, d *Diagnosis, p prober, u *url.URL, content *mc
 	}
 	d.Summary = fmt.Sprintf("This URL is not an MCP endpoint: it answered HTTP %d with %s, where an MCP server answers JSON or an event stream.", content.Status, what)
 	otherPaths(ctx, d, p, u, era)
+}
+
+// contentText describes an answer of the wrong kind for a finding.
+func contentText(content *mcpclient.ContentTypeError) string {
+	return fmt.Sprintf("HTTP %d, Content-Type %s: %s", content.Status, orNone(content.ContentType), content.Body)
 }
 
 // otherPaths looks for an MCP endpoint at the usual paths of the same
