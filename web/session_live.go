@@ -187,6 +187,26 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 			return websocket.CloseInternalServerErr, lost
 		}
 	}
+	return s.relay(ctx, conn, sub, v.sessionToken, func(ev backend.Event) bool {
+		return (ev.Session == nil || s.sendFragment(conn, views.SessionStatusSwap(*ev.Session))) &&
+			(ev.Session == nil || ev.Session.Live() || s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf))) &&
+			(!ev.PresenceChanged || s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID)))) &&
+			(!ev.InputsChanged || s.sendInputChanges(conn, sessionID, shown)) &&
+			(ev.Resource == nil || sendResourceUpdate(conn.Conn, *ev.Resource)) &&
+			(ev.Progress == nil || sendProgress(conn.Conn, *ev.Progress)) &&
+			(ev.Task == nil || sendTaskStatus(conn.Conn, *ev.Task)) &&
+			s.sendListChanges(ctx, conn, sessionID, ev.Frames) &&
+			s.sendFrames(conn, matching(ev.Frames, v.filter), &last)
+	})
+}
+
+// relay hands each event of sub to send, pings the viewer, and checks
+// every sessionRecheck that the browser session token goes on, until
+// something ends it: ctx, the subscription (ended, or cut off for falling
+// behind), a failed write (send returns false), the end of the browser
+// session. It returns the close code and reason to send.
+func (s *Server) relay(ctx context.Context, conn *liveConn, sub *backend.Subscription, token string, send func(backend.Event) bool) (int, string) {
+	const lost = "write failed"
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
 	recheck := time.NewTicker(sessionRecheck)
@@ -207,31 +227,7 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 				}
 				return websocket.CloseNormalClosure, "stream ended"
 			}
-			if ev.Session != nil && !s.sendFragment(conn, views.SessionStatusSwap(*ev.Session)) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Session != nil && !ev.Session.Live() && !s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf)) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.PresenceChanged && !s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID))) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Resource != nil && !sendResourceUpdate(conn.Conn, *ev.Resource) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Progress != nil && !sendProgress(conn.Conn, *ev.Progress) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Task != nil && !sendTaskStatus(conn.Conn, *ev.Task) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
+			if !send(ev) {
 				return websocket.CloseInternalServerErr, lost
 			}
 		case <-ping.C:
@@ -239,7 +235,7 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 				return websocket.CloseInternalServerErr, lost
 			}
 		case <-recheck.C:
-			if _, err := s.deps.Accounts.Authenticate(ctx, v.sessionToken); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
+			if _, err := s.deps.Accounts.Authenticate(ctx, token); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
 				return websocket.ClosePolicyViolation, "signed out"
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
@@ -78,39 +77,10 @@ func (s *Server) streamStates(ctx context.Context, conn *liveConn, sub *backend.
 	if rows == nil && !s.sendFragment(conn, views.ConnectedServers(s.deps.Pool.LiveSessions(), true)) {
 		return websocket.CloseInternalServerErr, lost
 	}
-	ping := time.NewTicker(wsPingPeriod)
-	defer ping.Stop()
-	recheck := time.NewTicker(sessionRecheck)
-	defer recheck.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return websocket.CloseGoingAway, "stream closed"
-		case ev, ok := <-sub.C:
-			if !ok {
-				if sub.Dropped() {
-					return websocket.CloseTryAgainLater, "viewer fell behind"
-				}
-				return websocket.CloseNormalClosure, "stream ended"
-			}
-			next := views.ConnectedServers(s.deps.Pool.LiveSessions(), true)
-			if rows != nil {
-				if !rows[ev.Session.ID] {
-					continue
-				}
-				next = views.SessionRowSwap(*ev.Session)
-			}
-			if !s.sendFragment(conn, next) {
-				return websocket.CloseInternalServerErr, lost
-			}
-		case <-ping.C:
-			if conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteWait)) != nil {
-				return websocket.CloseInternalServerErr, lost
-			}
-		case <-recheck.C:
-			if _, err := s.deps.Accounts.Authenticate(ctx, token); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
-				return websocket.ClosePolicyViolation, "signed out"
-			}
+	return s.relay(ctx, conn, sub, token, func(ev backend.Event) bool {
+		if rows == nil {
+			return s.sendFragment(conn, views.ConnectedServers(s.deps.Pool.LiveSessions(), true))
 		}
-	}
+		return !rows[ev.Session.ID] || s.sendFragment(conn, views.SessionRowSwap(*ev.Session))
+	})
 }
