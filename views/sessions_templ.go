@@ -154,9 +154,9 @@ func SessionsTable(sessions []backend.Session) templ.Component {
 
 // sessionRowsFeed is the live feed of the states of sessions' rows.
 func sessionRowsFeed(sessions []backend.Session) string {
-	ids := make([]string, len(sessions))
-	for i, s := range sessions {
-		ids[i] = itoa(s.ID)
+	ids := make([]string, min(len(sessions), MaxFollowed))
+	for i := range ids {
+		ids[i] = itoa(sessions[i].ID)
 	}
 	return "/live/sessions?rows=" + strings.Join(ids, ",")
 }

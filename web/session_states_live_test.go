@@ -47,6 +47,7 @@ func TestSessionStatesFeed(t *testing.T) {
 		{"foreign origin", d.wsDialer(), "/live/sessions", "http://evil.example", http.StatusForbidden},
 		{"not signed in", &websocket.Dialer{HandshakeTimeout: 5 * time.Second}, "/live/sessions", d.URL, http.StatusUnauthorized},
 		{"rows not ids", d.wsDialer(), "/live/sessions?rows=1,x", d.URL, http.StatusUnprocessableEntity},
+		{"servers not ids", d.wsDialer(), "/live/sessions?servers=-1", d.URL, http.StatusUnprocessableEntity},
 		{"too many rows", d.wsDialer(), "/live/sessions?rows=" + strings.Repeat("1,", 200) + "1", d.URL, http.StatusUnprocessableEntity},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,10 +17,12 @@ import (
 
 // TestBrowserServersThatGoAway connects a Streamable HTTP server (the
 // official Go SDK's, in process) and a stdio server, opens the sessions
-// list, then closes the first and kills the second: without a reload, the
-// top bar stops listing each and its row says that the session closed and
-// why. When PLAYGROUND_SCREENSHOT_DIR is set, screenshots go there
-// (servers-gone.png and its -full version). It needs PLAYGROUND_CHROMIUM.
+// list, then closes the first: without a reload, the top bar stops listing
+// it and its row says that the session closed and why. On the servers
+// list, the second is killed: the top bar empties and its row turns
+// disconnected, with Connect. When PLAYGROUND_SCREENSHOT_DIR is set,
+// screenshots go there (servers-gone.png, servers-list-gone.png and their
+// -full versions). It needs PLAYGROUND_CHROMIUM.
 func TestBrowserServersThatGoAway(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
@@ -68,6 +70,17 @@ func TestBrowserServersThatGoAway(t *testing.T) {
 		t.Errorf("the top bar lost the stdio server too: %q", got)
 	}
 
+	if shots != "" {
+		p.screenshot(shots, "servers-gone", `[data-testid="session-list"]`)
+	}
+
+	// The servers list follows too: the stdio server's row turns from
+	// connected to disconnected, with Connect.
+	serverRow := fmt.Sprintf(`[data-testid="server-row"][data-server-id="%d"]`, stdioID)
+	e2eNavigate(p, "open the servers list", srv.URL+"/", serverRow)
+	if got := p.text(serverRow + ` [data-testid="server-state"]`); !strings.Contains(got, "connected") {
+		t.Errorf("the stdio server's row reads %q", got)
+	}
 	raw, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatal(err)
@@ -79,16 +92,26 @@ func TestBrowserServersThatGoAway(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
 	}
-	waitGone("Killed stdio", stdioID)
+	p.waitJS("the stdio server leaves the top bar and its row offers Connect", "main", fmt.Sprintf(
+		`!document.querySelector('%s').textContent.includes("Killed stdio") && !!document.querySelector('%s [data-testid="list-connect"]') && document.querySelector('%s [data-testid="server-state"]').textContent.includes("disconnected")`,
+		bar, serverRow, serverRow))
 	if got := strings.TrimSpace(p.text(bar)); got != "" {
 		t.Errorf("the top bar reads %q with no server connected", got)
 	}
-	if reason := e2eEval[string](p, "read the HTTP session's row", "main", rowState(sessionOf[httpID])); !strings.Contains(reason, "the server is gone") {
-		t.Errorf("the HTTP session's row reads %q", reason)
-	}
 	if shots != "" {
 		time.Sleep(200 * time.Millisecond)
-		p.screenshot(shots, "servers-gone", `[data-testid="session-list"]`)
+		p.screenshot(shots, "servers-list-gone", `[data-testid="server-list"]`)
+	}
+	// The Connect the feed brought carries a valid CSRF token.
+	p.follow("connect the stdio server again from its updated row", serverRow+` [data-testid="list-connect"]`)
+	if got := p.text(serverRow + ` [data-testid="server-state"]`); !strings.Contains(got, "connected") || strings.Contains(got, "disconnected") {
+		t.Errorf("after Connect, the stdio server's row reads %q", got)
+	}
+	e2eNavigate(p, "open the sessions list again", srv.URL+"/sessions", `[data-testid="session-list"]`)
+	for id, want := range map[int64]string{httpID: "the server is gone", stdioID: "server process exited"} {
+		if reason := e2eEval[string](p, "read a session's row", "main", rowState(sessionOf[id])); !strings.Contains(reason, want) {
+			t.Errorf("session %d's row reads %q, want %q", sessionOf[id], reason, want)
+		}
 	}
 	if errs := p.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
