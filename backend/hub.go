@@ -106,12 +106,25 @@ func (h *Hub) removeLocked(s *Subscription) {
 	}
 }
 
-// Publish delivers e to every subscriber of e.SessionID without blocking;
-// a subscriber whose buffer is full is cut off.
+// SessionStates is the feed of every session's changes of state: its
+// subscribers get an Event (SessionID SessionStates, Session set) each time
+// a session opens or ends, whichever it is.
+const SessionStates int64 = -1
+
+// Publish delivers e to every subscriber of e.SessionID without blocking,
+// and a change of state (Session set) to those of SessionStates too; a
+// subscriber whose buffer is full is cut off.
 func (h *Hub) Publish(e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for s := range h.subs[e.SessionID] {
+	h.deliverLocked(e.SessionID, e)
+	if e.Session != nil && e.SessionID != SessionStates {
+		h.deliverLocked(SessionStates, Event{SessionID: SessionStates, Session: e.Session})
+	}
+}
+
+func (h *Hub) deliverLocked(key int64, e Event) {
+	for s := range h.subs[key] {
 		select {
 		case s.c <- e:
 		default:

@@ -31,6 +31,8 @@ type Pool struct {
 	revisions RevisionStore
 	// creds, if not nil, signs HTTP connections (pool_credentials.go).
 	creds CredentialSource
+	// keepAlive is how often a quiet HTTP server is pinged (pool_liveness.go).
+	keepAlive time.Duration
 
 	diagnoses diagnoses // of failed connects
 
@@ -79,7 +81,7 @@ type liveSession struct {
 // wait in inbox for a person's answer. clientInfo names the playground to
 // servers.
 func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation, opts ...PoolOption) *Pool {
-	p := &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}}
+	p := &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}, keepAlive: defaultKeepAlive}
 	for _, o := range opts {
 		o(p)
 	}
@@ -129,7 +131,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	ls.redact.Store(&redact)
 	record := p.rec.Tap(sess.ID)
 	opts := mcpclient.Options{Tap: func(f mcpclient.Frame) { record(ls.redact.Load().Frame(f)) }, ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
-		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era)}
+		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era), KeepAlive: p.keepAlive}
 	target, err := p.target(ctx, srv)
 	var client *mcpclient.Client
 	if err == nil {

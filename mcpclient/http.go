@@ -44,7 +44,11 @@ import (
 // Every message is recorded by the Tap with its HTTP exchange; so are HTTP
 // error statuses, SSE events without data, reconnections and retries. An
 // HTTP error status fails the request it answered; the connection stays
-// open until Close, which stops every stream and waits for its goroutines.
+// open until Close, which stops every stream and waits for its goroutines,
+// or until the server is gone: the standalone event stream ended and
+// twice in a row reopening it got no HTTP answer at all (a refused or
+// broken connection), or a keep-alive ping went unanswered
+// (Options.KeepAlive).
 func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, error) {
 	if err := checkHTTPURL(cfg.URL); err != nil {
 		return nil, err
@@ -57,6 +61,7 @@ func ConnectHTTP(ctx context.Context, cfg HTTPConfig, opts Options) (*Client, er
 	c.t = newHTTPTransport(c, cfg, client, own)
 	err = c.start(ctx)
 	if err == nil {
+		c.startKeepAlive()
 		return c, nil
 	}
 	fallback := c.opts.Era == EraAuto && c.Era() == EraLegacy && refusedByEndpoint(err)
@@ -223,16 +228,21 @@ func (t *httpTransport) track() bool {
 	return true
 }
 
-// close ends the session with DELETE, then stops every request and stream
-// and waits for their goroutines.
+// close ends the session with DELETE, unless the connection was lost
+// already (the server is gone), then stops every request and stream and
+// waits for their goroutines.
 func (t *httpTransport) close() error {
 	t.mu.Lock()
 	t.closed = true
 	sid := t.sessionID
 	t.mu.Unlock()
 	var err error
-	if sid != "" && !t.peer.isModern() {
-		err = t.endSession()
+	select {
+	case <-t.peer.Done():
+	default:
+		if sid != "" && !t.peer.isModern() {
+			err = t.endSession()
+		}
 	}
 	t.cancel()
 	t.wg.Wait()

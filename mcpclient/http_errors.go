@@ -5,6 +5,7 @@ package mcpclient
 // and a request that got no answer at all.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,15 +17,25 @@ import (
 	"strings"
 )
 
-// excerptLen bounds the body text quoted in an HTTP status error.
-const excerptLen = 200
+// ContentTypeError reports a 2xx answer that is not what the transport
+// reads (JSON or an event stream to a Streamable HTTP POST, an event
+// stream to the HTTP+SSE GET): the URL is most likely not an MCP endpoint.
+type ContentTypeError struct {
+	Status      int    // the status code, such as 200
+	ContentType string // as the server sent it, "" when it sent none
+	Body        string // what the body holds, in a few words (BodySummary)
+}
+
+func (e *ContentTypeError) Error() string {
+	return fmt.Sprintf("unexpected response Content-Type %q (HTTP %d with %s)", e.ContentType, e.Status, e.Body)
+}
 
 // HTTPStatusError is an HTTP error status that answered a request, when its
 // body was not a JSON-RPC response to that request.
 type HTTPStatusError struct {
 	Status  int    // the status code, such as 404
 	Text    string // the status line text, such as "404 Not Found"
-	Body    string // the start of the response body, trimmed
+	Body    string // what the response body holds, in a few words (BodySummary); "" when empty
 	Session string // the Mcp-Session-Id the request carried, if any
 	// SessionGone reports that the server no longer knows Session: a 404,
 	// or a 400 whose body speaks of the session (as some servers answer).
@@ -49,18 +60,16 @@ func (e *HTTPStatusError) Error() string {
 func statusError(p peer, req *http.Request, resp *http.Response, info *HTTPInfo, id int64) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, recordLimit))
 	sid := req.Header.Get("Mcp-Session-Id")
-	excerpt := strings.TrimSpace(string(body))
 	serr := &HTTPStatusError{
 		Status:  resp.StatusCode,
 		Text:    resp.Status,
 		Session: sid,
 		SessionGone: sid != "" && (resp.StatusCode == http.StatusNotFound ||
-			resp.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(excerpt), "session")),
+			resp.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(string(body)), "session")),
 	}
-	if len(excerpt) > excerptLen {
-		excerpt = excerpt[:excerptLen] + "…"
+	if len(bytes.TrimSpace(body)) > 0 {
+		serr.Body = BodySummary(resp.Header.Get("Content-Type"), body)
 	}
-	serr.Body = excerpt
 	if m, err := decodeMessage(body); err == nil && m.isResponse() && !serr.SessionGone {
 		p.tap(Inbound, KindTransport, []byte("HTTP "+resp.Status), info)
 		p.receive(body, info)

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -9,6 +10,18 @@ import (
 // listenWait bounds how long the handshake waits for the standalone GET
 // stream to be answered.
 const listenWait = time.Second
+
+// maxUnreachable is how many attempts in a row to reopen an event stream
+// that was open may get no HTTP answer before the server is taken for gone.
+const maxUnreachable = 2
+
+// watchingStream reports whether the standalone event stream is held,
+// whose end tells that the server went away.
+func (t *httpTransport) watchingStream() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.listening
+}
 
 // startListening starts the standalone GET loop unless it runs already.
 // The channel it returns (nil if it started nothing) is closed when the
@@ -32,7 +45,9 @@ func (t *httpTransport) startListening() <-chan struct{} {
 // is reopened with Last-Event-ID after the server's retry interval (longer
 // after failures), until the server refuses it (405: no such stream; any
 // other 4xx, such as a session it no longer knows), five attempts in a row
-// fail, or the transport closes.
+// fail, or the transport closes. When the stream ended and then
+// maxUnreachable attempts in a row get no HTTP answer at all, the server
+// is taken for gone and the connection ends.
 func (t *httpTransport) listen(ready chan struct{}) {
 	defer t.wg.Done()
 	defer func() {
@@ -44,12 +59,24 @@ func (t *httpTransport) listen(ready chan struct{}) {
 	opened := func() { once.Do(func() { close(ready) }) }
 	defer opened()
 	st := &streamState{retry: -1, opened: opened}
-	failures := 0
+	failures, unreachable := 0, 0
+	held := false // a GET was answered with an event stream
 	for {
 		before := st.events
 		status, err := t.openStream(t.ctx, st, nil)
 		if t.ctx.Err() != nil {
 			return
+		}
+		held = held || status/100 == 2
+		if status == 0 && err != nil && held {
+			if unreachable++; unreachable >= maxUnreachable {
+				cause := fmt.Errorf("the server is gone: its event stream ended and could not be reopened: %w", err)
+				t.peer.note(&HTTPInfo{Method: http.MethodGet, URL: t.url}, "%v", cause)
+				t.peer.connectionLost(cause)
+				return
+			}
+		} else {
+			unreachable = 0
 		}
 		switch {
 		case status == http.StatusMethodNotAllowed:
@@ -69,6 +96,9 @@ func (t *httpTransport) listen(ready chan struct{}) {
 			return
 		}
 		wait := st.wait(failures)
+		if unreachable > 0 {
+			wait = min(wait, defaultRetry) // make sure soon that the server is gone
+		}
 		msg := "standalone event stream ended"
 		if err != nil {
 			msg += ": " + err.Error()

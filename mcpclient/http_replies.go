@@ -45,7 +45,7 @@ func (t *httpTransport) readReply(resp *http.Response, info *HTTPInfo, st *strea
 	if len(body) > 0 {
 		t.peer.tap(Inbound, KindParseError, body, info)
 	}
-	return fmt.Errorf("unexpected response Content-Type %q", resp.Header.Get("Content-Type"))
+	return &ContentTypeError{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Body: BodySummary(resp.Header.Get("Content-Type"), body)}
 }
 
 // readEvents hands the data of each SSE event to the Client and records

@@ -53,6 +53,14 @@ type Options struct {
 	// frame is not plainly a response with an id (found in its first 64 KiB
 	// or its last bytes), the whole connection fails instead.
 	MaxFrameSize int
+	// KeepAlive, when positive, is how often a connection over Streamable
+	// HTTP in the legacy era pings the server while no standalone event
+	// stream watches it (the server offers none, or it was given up); a
+	// ping unanswered within KeepAliveTimeout (0: 10s) ends the
+	// connection, as the end of the stream does (see ConnectHTTP). The
+	// pings are recorded like every request.
+	KeepAlive        time.Duration
+	KeepAliveTimeout time.Duration
 }
 
 // defaultTimeouts are the per-method defaults of Options.Timeouts.

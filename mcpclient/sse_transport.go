@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -103,6 +105,13 @@ func (t *sseTransport) open(ctx context.Context) error {
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
 		return statusError(t.peer, req, resp, info, 0)
+	}
+	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "" && mediaType != "text/event-stream" {
+		// A web page or some other document, not an event stream.
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, recordLimit))
+		t.peer.tap(Inbound, KindParseError, body, info)
+		return &ContentTypeError{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Body: BodySummary(resp.Header.Get("Content-Type"), body)}
 	}
 	streamEnded := make(chan error, 1)
 	t.wg.Add(1)

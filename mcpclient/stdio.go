@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -29,17 +27,14 @@ const (
 	// drainGrace is how long the readers get to consume what a process wrote
 	// before it ended.
 	drainGrace = 500 * time.Millisecond
-	// stderrTailLines and stderrTailLineLen bound the stderr kept for errors.
-	stderrTailLines   = 5
-	stderrTailLineLen = 200
 )
 
 // ConnectStdio starts the server process and runs the handshake. ctx bounds
 // only the start and the handshake; the process lives until Close or until
 // it exits. Close closes the server's stdin, waits up to 2s for it to exit,
 // then sends SIGTERM, waits 2s more, then SIGKILL, and reaps it. If the
-// process exits on its own, Done is closed and Err reports the exit status
-// and the last lines of its stderr.
+// process exits on its own, Done is closed and Err, an *ExitError, reports
+// the exit status and the stderr lines that name the fault and end it.
 //
 // On Unix the server leads a process group of its own, and every signal
 // goes to the whole group; once the server has exited, whether on its own
@@ -85,8 +80,7 @@ type stdioTransport struct {
 	exited     chan struct{} // process reaped
 	readErr    error         // why stdout reading stopped early; set before stdoutDone closes
 
-	tailMu sync.Mutex
-	tail   []string // last stderr lines, shortened
+	quote stderrQuote // the stderr lines an error quotes
 }
 
 func (t *stdioTransport) start(cfg StdioConfig) error {
@@ -192,8 +186,8 @@ func (t *stdioTransport) readStdout() {
 	}
 }
 
-// readStderr records stderr line by line and keeps the last few lines for
-// error messages. Oversized lines are recorded shortened.
+// readStderr records stderr line by line and keeps the lines worth quoting
+// in error messages. Oversized lines are recorded shortened.
 func (t *stdioTransport) readStderr() {
 	defer t.wg.Done()
 	defer close(t.stderrDone)
@@ -208,28 +202,6 @@ func (t *stdioTransport) readStderr() {
 			return
 		}
 		t.peer.tap(Stderr, KindLog, line, nil)
-		t.remember(string(line))
+		t.quote.add(string(line))
 	}
-}
-
-func (t *stdioTransport) remember(line string) {
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return
-	}
-	if len(line) > stderrTailLineLen {
-		line = line[:stderrTailLineLen] + "…"
-	}
-	t.tailMu.Lock()
-	defer t.tailMu.Unlock()
-	t.tail = append(t.tail, line)
-	if len(t.tail) > stderrTailLines {
-		t.tail = t.tail[1:]
-	}
-}
-
-func (t *stdioTransport) stderrLines() []string {
-	t.tailMu.Lock()
-	defer t.tailMu.Unlock()
-	return slices.Clone(t.tail)
 }

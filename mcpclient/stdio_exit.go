@@ -13,8 +13,14 @@ import (
 
 // ExitError reports that a server process ended on its own.
 type ExitError struct {
-	Status string   // as in "exit status 3" or "signal: killed"
-	Stderr []string // the last lines of its stderr (at most 5, each shortened to 200 bytes), oldest first
+	Status string // as in "exit status 3" or "signal: killed"
+	// Stderr quotes its stderr, oldest first: the first two and the latest
+	// two lines that name a fault (an error or exception, a panic, "fatal",
+	// "not found", a system error) and the last three lines, each once and
+	// shortened to 200 bytes.
+	Stderr []string
+	// Fault is the latest line of Stderr that names a fault, "" when none does.
+	Fault string
 }
 
 func (e *ExitError) Error() string { return "server process exited: " + e.detail() }
@@ -121,10 +127,11 @@ func (t *stdioTransport) cause(exited bool) error {
 	default:
 	}
 	if exited {
-		return &ExitError{Status: t.cmd.ProcessState.String(), Stderr: t.stderrLines()}
+		quoted, fault := t.quote.lines()
+		return &ExitError{Status: t.cmd.ProcessState.String(), Stderr: quoted, Fault: fault}
 	}
 	msg := "server closed its stdout"
-	if tail := t.stderrLines(); len(tail) > 0 {
+	if tail, _ := t.quote.lines(); len(tail) > 0 {
 		msg += "; stderr: " + strings.Join(tail, " | ")
 	}
 	return errors.New(msg)

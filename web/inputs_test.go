@@ -799,7 +799,7 @@ func TestInputsLiveStream(t *testing.T) {
 	}
 	var sawEmpty, sawAnswer, sawResult bool
 	lr.until(t, "the card saying who answered, our answer and the tools/call result", func(msg string) bool {
-		sawEmpty = sawEmpty || strings.Contains(msg, fmt.Sprintf(`id="input-%d" hx-swap-oob="outerHTML" data-testid="input-answered-by">Answered by %s.`, in.ID, testAdmin))
+		sawEmpty = sawEmpty || strings.Contains(msg, fmt.Sprintf(`id="input-%d" hx-swap-oob="outerHTML" data-testid="input-answered-by" role="status">Answered by %s.`, in.ID, testAdmin))
 		sawAnswer = sawAnswer || frame(msg, "out", "result", "elicitation/create")
 		sawResult = sawResult || frame(msg, "in", "result", "tools/call")
 		return sawEmpty && sawAnswer && sawResult

@@ -212,6 +212,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/sessions", viewerRole, s.listSessions)
 	s.get("/sessions/:id", viewerRole, s.showSession)
 	s.get("/sessions/:id/live", viewerRole, s.streamSession)
+	s.get("/live/sessions", viewerRole, s.streamSessionStates)
 	s.get("/sessions/:id/frames", viewerRole, s.olderFrames)
 	s.get("/sessions/:id/traffic", viewerRole, s.traffic)
 	s.get("/sessions/:id/export", viewerRole, s.exportFrames)

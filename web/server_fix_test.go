@@ -128,3 +128,35 @@ func TestConnectDiagnosisSkipsTLSVerification(t *testing.T) {
 		t.Error("the server page does not warn that TLS verification is off")
 	}
 }
+
+// TestServerPageKeepsTheDiagnosis comes back to a server's page after a
+// failed connect, without the link the connect answered with: the page
+// still says why, with the diagnosis, until a connect succeeds.
+func TestServerPageKeepsTheDiagnosis(t *testing.T) {
+	d := MustDashboard(t)
+	token := d.MustCSRF(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sse as http", "transport": "http", "url": mustSDKSSEServer(t)})
+	serverPage := fmt.Sprintf("/servers/%d", srv.ID)
+	if page := d.get(t, serverPage); strings.Contains(page.Body, `data-testid="connect-error"`) {
+		t.Fatalf("a server never connected shows a connect error:\n%s", page.Body)
+	}
+	r := d.postForm(t, serverPage+"/connect", url.Values{"_csrf": {token}})
+	if r.Status != http.StatusSeeOther || !strings.Contains(r.Header.Get("Location"), "?failed=") {
+		t.Fatalf("connect: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	for _, path := range []string{serverPage, serverPage + "/tools"} {
+		page := d.get(t, path)
+		for _, want := range []string{`data-testid="connect-error"`, `data-testid="diagnosis-summary">This URL is an HTTP+SSE server`} {
+			if !strings.Contains(page.Body, want) {
+				t.Errorf("%s, visited again after the failed connect, lacks %s", path, want)
+			}
+		}
+	}
+	r = d.postForm(t, serverPage+"/fix", url.Values{"_csrf": {token}, "transport": {"sse"}, "era": {""}, "path": {""}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("fix: %d %s", r.Status, r.Body)
+	}
+	if page := d.get(t, serverPage); strings.Contains(page.Body, `data-testid="connect-error"`) || !strings.Contains(page.Body, `data-testid="current-session"`) {
+		t.Errorf("after a successful connect the page shows the old failure or no session:\n%s", page.Body)
+	}
+}

@@ -157,12 +157,21 @@ func (s *Server) connectAndReturn(c echo.Context, id int64) error {
 // connectFailure returns why the session that ?failed= names failed to
 // connect, read from the database (a link cannot make the page say
 // anything else), and the connection doctor's diagnosis while the pool
-// keeps it. It is "" without the parameter, or when that session is not a
-// failed session of this server.
+// keeps it. Without the parameter it is the server's newest session that
+// it returns when that one failed, so the page says why until a connect
+// succeeds (or the session is closed). It is "" when that session is not
+// a failed session of this server.
 func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backend.Diagnosis, error) {
 	id, err := queryInt[int64](c, "failed", 0)
-	if err != nil || id == 0 {
+	if err != nil {
 		return "", nil, err
+	}
+	if id == 0 {
+		newest, err := s.deps.Sessions.ListSessions(c.Request().Context(), serverID, 0, 1)
+		if err != nil || len(newest) == 0 {
+			return "", nil, err
+		}
+		id = newest[0].ID
 	}
 	sess, err := s.deps.Sessions.GetSession(c.Request().Context(), id)
 	if backend.ErrorCodeOf(err) == backend.ENotFound || (err == nil && (sess.ServerID != serverID || sess.Status != backend.SessionFailed)) {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -18,24 +19,37 @@ func (s *Server) listServers(c echo.Context) error {
 	}
 	rows := make([]views.ServerRow, len(servers))
 	for i, srv := range servers {
-		rows[i].Server = srv.Redacted()
-		if live, ok := s.deps.Pool.LiveSession(srv.ID); ok {
-			rows[i].Live = &live
-			continue
-		}
-		last, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, 1)
-		if err != nil {
+		if rows[i], err = s.serverRow(c.Request().Context(), srv); err != nil {
 			return err
-		}
-		if len(last) == 1 && last[0].Status == backend.SessionFailed {
-			rows[i].Failed = &last[0]
 		}
 	}
 	return render(c, http.StatusOK, views.ServersPage(page(c, "Servers"), rows))
 }
 
+// serverRow is srv as the servers list shows it: with its open session,
+// or its newest session when that one failed to connect.
+func (s *Server) serverRow(ctx context.Context, srv backend.Server) (views.ServerRow, error) {
+	row := views.ServerRow{Server: srv.Redacted()}
+	if live, ok := s.deps.Pool.LiveSession(srv.ID); ok {
+		row.Live = &live
+		return row, nil
+	}
+	last, err := s.deps.Sessions.ListSessions(ctx, srv.ID, 0, 1)
+	if err != nil {
+		return row, err
+	}
+	if len(last) == 1 && last[0].Status == backend.SessionFailed {
+		row.Failed = &last[0]
+	}
+	return row, nil
+}
+
 func (s *Server) newServerForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Add a server"), views.ServerForm{Transport: "stdio"}))
+	transport := backend.TransportStdio
+	if mayManageServer(c, transport) != nil {
+		transport = backend.TransportHTTP // what an editor may save
+	}
+	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Add a server"), views.ServerForm{Transport: string(transport)}))
 }
 
 func (s *Server) editServerForm(c echo.Context) error {

@@ -63,16 +63,7 @@ func (s *Server) streamSession(c echo.Context) error {
 	}
 	v.backlog, v.reset, v.older, v.after = w.Backlog, w.Reset, w.Older, after
 	sub := w.Sub
-	upgrader := websocket.Upgrader{
-		ReadBufferSize: 1024, WriteBufferSize: 16 * 1024,
-		// checkHostAndOrigin already refused foreign origins; this repeats
-		// the check so the upgrader never trusts an origin by itself.
-		CheckOrigin: func(r *http.Request) bool {
-			origin := r.Header.Get("Origin")
-			return origin == "" || s.sameOrigin(r, origin)
-		},
-	}
-	conn, err := upgrader.Upgrade(c.Response(), c.Request(), nil)
+	conn, err := s.upgrade(c)
 	if err != nil {
 		sub.Close()
 		// The upgrader has answered the client; nothing more to write.
@@ -85,6 +76,20 @@ func (s *Server) streamSession(c echo.Context) error {
 		s.pumpSession(conn, sub, v)
 	}()
 	return nil
+}
+
+// upgrade turns the request into a WebSocket. checkHostAndOrigin already
+// refused foreign origins; the upgrader checks again, so that it never
+// trusts an origin by itself. On failure the upgrader has answered.
+func (s *Server) upgrade(c echo.Context) (*websocket.Conn, error) {
+	upgrader := websocket.Upgrader{
+		ReadBufferSize: 1024, WriteBufferSize: 16 * 1024,
+		CheckOrigin: func(r *http.Request) bool {
+			origin := r.Header.Get("Origin")
+			return origin == "" || s.sameOrigin(r, origin)
+		},
+	}
+	return upgrader.Upgrade(c.Response(), c.Request(), nil)
 }
 
 // viewer is what a live stream knows of the page it feeds, and the
@@ -103,13 +108,23 @@ type viewer struct {
 	reset, older bool
 }
 
-// pumpSession owns conn: one reader goroutine for control frames, and this
-// goroutine as the only writer. It returns when the viewer leaves, falls
-// behind, or the dashboard closes, and tells the viewer why in a close frame.
+// pumpSession feeds a session's viewer (see pump), who is counted among
+// those watching while the stream lasts.
 func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v viewer) {
+	defer s.presence.Join(v.sessionID, v.who.User.Name, v.who.Role)()
+	s.pump(conn, sub, v.sessionID, v.who, func(ctx context.Context, lc *liveConn) (int, string) {
+		return s.stream(ctx, lc, sub, v)
+	})
+}
+
+// pump owns conn: one reader goroutine for control frames, and stream,
+// run on this goroutine, as the only writer; fragments render as who sees
+// them. It returns when the viewer leaves, falls behind (the hub cut sub
+// off), or the dashboard closes, and tells the viewer why in a close
+// frame; it closes sub and conn. key names the feed in the log.
+func (s *Server) pump(conn *websocket.Conn, sub *backend.Subscription, key int64, who backend.Principal, stream func(context.Context, *liveConn) (int, string)) {
 	defer conn.Close()
 	defer sub.Close()
-	defer s.presence.Join(v.sessionID, v.who.User.Name, v.who.Role)()
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	finished, watched := make(chan struct{}), make(chan struct{})
@@ -121,7 +136,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 		close(finished)
 		<-watched
 		if sub.Dropped() {
-			s.deps.Log.Warn("live viewer cut off: it fell behind", "session", v.sessionID)
+			s.deps.Log.Warn("live viewer cut off: it fell behind", "session", key)
 		}
 	}()
 
@@ -137,7 +152,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 		}
 	}()
 
-	code, reason := s.stream(ctx, &liveConn{Conn: conn, render: views.WithViewer(context.Background(), v.who)}, sub, v)
+	code, reason := stream(ctx, &liveConn{Conn: conn, render: views.WithViewer(context.Background(), who)})
 	if s.ctx.Err() != nil {
 		code, reason = websocket.CloseGoingAway, "dashboard closing"
 	}
@@ -172,6 +187,26 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 			return websocket.CloseInternalServerErr, lost
 		}
 	}
+	return s.relay(ctx, conn, sub, v.sessionToken, func(ev backend.Event) bool {
+		return (ev.Session == nil || s.sendFragment(conn, views.SessionStatusSwap(*ev.Session))) &&
+			(ev.Session == nil || ev.Session.Live() || s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf))) &&
+			(!ev.PresenceChanged || s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID)))) &&
+			(!ev.InputsChanged || s.sendInputChanges(conn, sessionID, shown)) &&
+			(ev.Resource == nil || sendResourceUpdate(conn.Conn, *ev.Resource)) &&
+			(ev.Progress == nil || sendProgress(conn.Conn, *ev.Progress)) &&
+			(ev.Task == nil || sendTaskStatus(conn.Conn, *ev.Task)) &&
+			s.sendListChanges(ctx, conn, sessionID, ev.Frames) &&
+			s.sendFrames(conn, matching(ev.Frames, v.filter), &last)
+	})
+}
+
+// relay hands each event of sub to send, pings the viewer, and checks
+// every sessionRecheck that the browser session token goes on, until
+// something ends it: ctx, the subscription (ended, or cut off for falling
+// behind), a failed write (send returns false), the end of the browser
+// session. It returns the close code and reason to send.
+func (s *Server) relay(ctx context.Context, conn *liveConn, sub *backend.Subscription, token string, send func(backend.Event) bool) (int, string) {
+	const lost = "write failed"
 	ping := time.NewTicker(wsPingPeriod)
 	defer ping.Stop()
 	recheck := time.NewTicker(sessionRecheck)
@@ -192,31 +227,7 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 				}
 				return websocket.CloseNormalClosure, "stream ended"
 			}
-			if ev.Session != nil && !s.sendFragment(conn, views.SessionStatusSwap(*ev.Session)) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Session != nil && !ev.Session.Live() && !s.sendFragment(conn, views.SessionEndedSwap(*ev.Session, v.csrf)) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.PresenceChanged && !s.sendFragment(conn, views.Presence(sessionID, s.presence.Watching(sessionID))) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.InputsChanged && !s.sendInputChanges(conn, sessionID, shown) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Resource != nil && !sendResourceUpdate(conn.Conn, *ev.Resource) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Progress != nil && !sendProgress(conn.Conn, *ev.Progress) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if ev.Task != nil && !sendTaskStatus(conn.Conn, *ev.Task) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if !s.sendListChanges(ctx, conn, sessionID, ev.Frames) {
-				return websocket.CloseInternalServerErr, lost
-			}
-			if !s.sendFrames(conn, matching(ev.Frames, v.filter), &last) {
+			if !send(ev) {
 				return websocket.CloseInternalServerErr, lost
 			}
 		case <-ping.C:
@@ -224,7 +235,7 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 				return websocket.CloseInternalServerErr, lost
 			}
 		case <-recheck.C:
-			if _, err := s.deps.Accounts.Authenticate(ctx, v.sessionToken); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
+			if _, err := s.deps.Accounts.Authenticate(ctx, token); backend.ErrorCodeOf(err) == backend.EUnauthenticated {
 				return websocket.ClosePolicyViolation, "signed out"
 			}
 		}

@@ -286,7 +286,7 @@ func (c *controlCrawl) check(t *testing.T, pageURL, route, body string) {
 // unvisited lists the GET routes of HTML pages the role may read that the
 // crawl never reached (downloads, the live stream and the JSON API aside).
 func (c *controlCrawl) unvisited(role backend.Role) []string {
-	notPages := []string{"/sessions/:id/live", "/sessions/:id/export", "/history/export", "/collections/:id/export", "/servers/:id/export", "/frames/:id/raw"}
+	notPages := []string{"/sessions/:id/live", "/live/sessions", "/sessions/:id/export", "/history/export", "/collections/:id/export", "/servers/:id/export", "/frames/:id/raw"}
 	var out []string
 	for _, r := range c.d.web.Routes() {
 		need, _ := c.d.web.RouteRole(r.Method, r.Path)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -69,6 +70,19 @@ func TestBrowserCoViewing(t *testing.T) {
 	viewer.waitJS("wait for the viewer's card to say who answered", `[data-testid="inputs"]`,
 		`(() => { const b = document.querySelector('`+input+`[data-testid="input-answered-by"]');
 			return !!b && b.textContent.includes("Answered by e2e-admin"); })()`)
+	// The notice stays long enough to be read, until dismissed.
+	time.Sleep(3 * time.Second)
+	answeredBy := `document.querySelector('` + input + `[data-testid="input-answered-by"]')`
+	if !e2eEval[bool](viewer, "look for the notice again", `[data-testid="inputs"]`, `(() => { const b = `+answeredBy+`; return !!b && b.getClientRects().length > 0; })()`) {
+		t.Error("the viewer's notice of who answered vanished within 3 s")
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		viewer.screenshot(dir, "coview-answered-by", `[data-testid="inputs"]`)
+	}
+	viewer.do("dismiss the notice", `[data-testid="inputs"]`, chromedp.Click(chromedp.CSS(input+` [data-dismiss]`)))
+	if e2eEval[bool](viewer, "look for the notice after dismissing it", `[data-testid="inputs"]`, `!!`+answeredBy) {
+		t.Error("the notice stays after Dismiss")
+	}
 	if n := e2eEval[int](viewer, "count waiting requests", "", `document.querySelectorAll('[data-testid="input-request"]').length`); n != 0 {
 		t.Errorf("the viewer still sees %d waiting requests after the admin answered", n)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -60,6 +61,32 @@ func TestBrowserConnectDiagnosis(t *testing.T) {
 	p.waitLive()
 	if badge := p.text(head + ` .badge`); badge != "sse" {
 		t.Errorf("the server's transport after the fix shows as %q, want sse", badge)
+	}
+
+	// A web site where the MCP server was expected: a page, then a 404 page.
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path != "/" {
+			w.WriteHeader(http.StatusNotFound)
+		}
+		fmt.Fprint(w, "<!DOCTYPE html><html><head><title>Acme Intranet</title><style>p{margin:0}</style></head><body>"+strings.Repeat("<p>news</p>", 300)+"</body></html>")
+	}))
+	t.Cleanup(site.Close)
+	for _, c := range []struct{ name, url, said string }{
+		{"Web page", site.URL + "/", `This URL is not an MCP endpoint: it answered HTTP 200 with a web page titled "Acme Intranet"`},
+		{"Missing page", site.URL + "/api", "The server answered HTTP 404 Not Found at this URL"},
+	} {
+		addAndConnect(c.name, c.url)
+		if got := p.text(`[data-testid="diagnosis-summary"]`); !strings.Contains(got, c.said) {
+			t.Errorf("%s: the diagnosis says %q", c.name, got)
+		}
+		p.do("unfold what was checked", head, chromedp.Click(chromedp.CSS(`[data-testid="diagnosis-findings"] summary`)))
+		if got := p.text(`[data-testid="connect-error"]`); strings.Contains(got, "<") || strings.Contains(got, "news news") {
+			t.Errorf("%s: the failed connect quotes the page's markup or text: %q", c.name, got)
+		}
+		if shots != "" {
+			p.screenshot(shots, "connect-diagnosis-"+strings.ToLower(strings.ReplaceAll(c.name, " ", "-")), head)
+		}
 	}
 
 	tlsServer := httptest.NewTLSServer(http.NotFoundHandler())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -211,5 +212,36 @@ func TestBrowserServersListConnect(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(rowSel(evID)+` [data-testid="list-connect"]`)))
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
+	}
+}
+
+// TestBrowserServerFormOffersEditorsWhatTheyMaySave opens the new-server
+// form as an editor: Streamable HTTP is chosen, its URL field shows, and
+// stdio, which only admins may save, is offered disabled with a note
+// saying why. When PLAYGROUND_SCREENSHOT_DIR is set, a screenshot goes
+// there (server-form-editor.png). It needs PLAYGROUND_CHROMIUM.
+func TestBrowserServerFormOffersEditorsWhatTheyMaySave(t *testing.T) {
+	srv, _ := e2eBrowse(t)
+	srv.addUser(t, "eddie", "editor")
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBrowserTimeout)
+	t.Cleanup(cancel)
+	p := e2eOpenBrowser(t, ctx, e2eChromium(t))
+	p.signInAs(srv, "eddie")
+	const form = `[data-testid="server-form"]`
+	e2eNavigate(p, "open the new-server form", srv.URL+"/servers/new", form)
+	if got := p.value("#transport"); got != "http" {
+		t.Errorf("the editor's form starts with transport %q, want http", got)
+	}
+	if !e2eEval[bool](p, "read the stdio option", form, `document.querySelector('#transport option[value="stdio"]').disabled`) {
+		t.Error("stdio is offered to an editor")
+	}
+	if !e2eEval[bool](p, "see the fields", form, `document.querySelector('#url').getClientRects().length > 0 && document.querySelector('#command').getClientRects().length === 0`) {
+		t.Error("the editor's form does not show the URL field alone")
+	}
+	if note := p.text(`[data-testid="stdio-admins-only"]`); !strings.Contains(note, "Only admins add stdio servers") {
+		t.Errorf("the note reads %q", note)
+	}
+	if shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); shots != "" {
+		p.screenshot(shots, "server-form-editor", form)
 	}
 }

@@ -213,3 +213,92 @@ func TestModernServerAsLegacy(t *testing.T) {
 	mustSay(t, d, "speaks the modern era", "-32022")
 	mustFix(t, target, mcpclient.EraLegacy, d, doctor.Change{Era: mcpclient.EraModern})
 }
+
+// TestCommandCrashQuotesTheFault starts real servers that crash at start
+// and wants the diagnosis to name the line that says why, however much
+// stderr follows or precedes it, in a bounded quote.
+func TestCommandCrashQuotesTheFault(t *testing.T) {
+	dir := t.TempDir()
+	missing := dir + "/missing.js"
+	noise := `for i in $(seq 500); do echo "loading part $i" >&2; done; `
+	tests := []struct {
+		name    string
+		command string
+		args    []string
+		fault   string // the line the summary must quote
+	}{
+		{"node missing module", "node", []string{missing}, "Error: Cannot find module '" + missing + "'"},
+		{"python import error", "python3", []string{"-c", "import json\nimport no_such_module_xyz"}, "ModuleNotFoundError: No module named 'no_such_module_xyz'"},
+		{"shell command not found", "sh", []string{"-c", noise + "no-such-tool-xyz; " + noise + "exit 127"}, "no-such-tool-xyz: not found"},
+		{"go panic", "sh", []string{"-c", "echo 'panic: runtime error: index out of range [3] with length 3' >&2; echo '' >&2; echo 'goroutine 1 [running]:' >&2; echo 'main.main()' >&2; echo '	/src/main.go:9 +0x1d' >&2; echo 'exit status 2' >&2; exit 2"}, "panic: runtime error: index out of range [3] with length 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			target := mcpclient.Target{Transport: mcpclient.TransportStdio, Stdio: mcpclient.StdioConfig{Command: tt.command, Args: tt.args}}
+			d := mustFail(t, target, "")
+			if !strings.Contains(d.Summary, "says: ") || !strings.Contains(d.Summary, tt.fault) {
+				t.Errorf("summary = %q, want it to quote %q", d.Summary, tt.fault)
+			}
+			var quoted int
+			for _, f := range d.Findings {
+				if f.Check == "Stderr" {
+					quoted++
+				}
+			}
+			if quoted == 0 || quoted > 7 {
+				t.Errorf("%d stderr lines quoted, want 1 to 7", quoted)
+			}
+		})
+	}
+}
+
+// TestNotAnMCPEndpoint connects to URLs that answer, but not MCP: a web
+// page, an empty 200 without a Content-Type, a 404 page of HTML. The
+// diagnosis says what that means in words, names the page by its title,
+// and quotes no HTML.
+func TestNotAnMCPEndpoint(t *testing.T) {
+	page := func(status int, contentType, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Type"] = nil // no sniffing
+			if contentType != "" {
+				w.Header().Set("Content-Type", contentType)
+			}
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}
+	}
+	html := "<!DOCTYPE html><html><head><meta charset=utf-8><title>Acme &amp; Co — Home</title><style>body{color:red}</style></head><body><h1>Welcome</h1>" + strings.Repeat("<p>filler text</p>", 400) + "</body></html>"
+	tests := []struct {
+		name      string
+		transport mcpclient.Transport
+		handler   http.Handler
+		words     []string
+	}{
+		{"web page", mcpclient.TransportHTTP, page(http.StatusOK, "text/html; charset=utf-8", html), []string{"not an MCP endpoint", "web page", `"Acme & Co — Home"`, "/mcp", "/sse"}},
+		{"nothing", mcpclient.TransportHTTP, page(http.StatusOK, "", ""), []string{"not an MCP endpoint", "nothing", "/mcp", "/sse"}},
+		{"404 page", mcpclient.TransportHTTP, page(http.StatusNotFound, "text/html", html), []string{"404 Not Found", `"Acme & Co — Home"`}},
+		{"web page as HTTP+SSE", mcpclient.TransportSSE, page(http.StatusOK, "text/html", html), []string{"No HTTP+SSE event stream is at this URL (it got a web page titled \"Acme & Co — Home\")", "/sse"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, "/", tt.handler, false)
+			d := mustFail(t, httpTarget(tt.transport, srv.URL+"/api"), "")
+			mustSay(t, d, tt.words...)
+			for _, text := range append([]string{d.Summary}, findingTexts(d)...) {
+				if strings.Contains(text, "<") || len(text) > 400 {
+					t.Errorf("the diagnosis quotes HTML or too much: %q", text)
+				}
+			}
+		})
+	}
+}
+
+func findingTexts(d doctor.Diagnosis) []string {
+	var out []string
+	for _, f := range d.Findings {
+		out = append(out, f.Result)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -33,13 +34,19 @@ func diagnoseHTTP(ctx context.Context, d *Diagnosis, target mcpclient.Target, er
 	}
 	var auth *mcpclient.AuthError
 	var status *mcpclient.HTTPStatusError
+	var content *mcpclient.ContentTypeError
 	switch {
+	case errors.As(err, &content) && target.Transport == mcpclient.TransportSSE:
+		d.find("HTTP", contentText(content))
+		notSSE(ctx, d, p, u, content.Body)
+	case errors.As(err, &content):
+		notMCP(ctx, d, p, u, content, era)
 	case errors.As(err, &auth):
 		refused(ctx, d, p, u, auth.Status, auth.Challenge)
 	case errors.As(err, &status) && (status.Status == http.StatusUnauthorized || status.Status == http.StatusForbidden):
 		refused(ctx, d, p, u, status.Status, "")
 	case errors.As(err, &status):
-		d.find("HTTP", statusText(status.Text, status.Body))
+		d.find("HTTP", statusText(status.Text, "", []byte(status.Body)))
 		switch {
 		case target.Transport == mcpclient.TransportHTTP && isEndpointRefusal(status.Status):
 			notStreamable(ctx, d, p, u, status.Text, era)
@@ -78,6 +85,39 @@ func notStreamable(ctx context.Context, d *Diagnosis, p prober, u *url.URL, stat
 		return
 	}
 	d.Summary = fmt.Sprintf("The server answered HTTP %s at this URL: no Streamable HTTP endpoint is there.", statusText)
+	otherPaths(ctx, d, p, u, era)
+}
+
+// notMCP explains a 2xx answer that is neither JSON nor an event stream:
+// whatever answers at this URL (a web site, a proxy's page) is not an MCP
+// server; one may be at /mcp or /sse.
+func notMCP(ctx context.Context, d *Diagnosis, p prober, u *url.URL, content *mcpclient.ContentTypeError, era mcpclient.Era) {
+	d.find("HTTP", contentText(content))
+	what := content.Body
+	switch {
+	case strings.HasPrefix(what, "a web page"):
+	case what != "nothing":
+		what = "a body of type " + orNone(content.ContentType) + " (" + what + ")"
+	default:
+		what = "nothing recognisable (an empty body"
+		if content.ContentType == "" {
+			what += " without a Content-Type"
+		}
+		what += ")"
+	}
+	d.Summary = fmt.Sprintf("This URL is not an MCP endpoint: it answered HTTP %d with %s, where an MCP server answers JSON or an event stream.", content.Status, what)
+	otherPaths(ctx, d, p, u, era)
+}
+
+// contentText describes an answer of the wrong kind for a finding.
+func contentText(content *mcpclient.ContentTypeError) string {
+	return fmt.Sprintf("HTTP %d, Content-Type %s: %s", content.Status, orNone(content.ContentType), content.Body)
+}
+
+// otherPaths looks for an MCP endpoint at the usual paths of the same
+// server (/mcp for Streamable HTTP, /sse for HTTP+SSE) and suggests what it
+// finds, or checking the path.
+func otherPaths(ctx context.Context, d *Diagnosis, p prober, u *url.URL, era mcpclient.Era) {
 	if strings.HasSuffix(u.Path, "/sse") {
 		d.suggest("The path ends in /sse, the usual HTTP+SSE endpoint: try the HTTP+SSE transport.", &Change{Transport: mcpclient.TransportSSE, Era: legacyFor(era)})
 	}
@@ -178,10 +218,12 @@ func orNone(s string) string {
 	return s
 }
 
-func statusText(status, body string) string {
+// statusText is "HTTP STATUS: what the body holds" (mcpclient.BodySummary),
+// without the body when it is empty.
+func statusText(status, contentType string, body []byte) string {
 	s := "HTTP " + status
-	if body != "" {
-		s += ": " + excerpt([]byte(body))
+	if len(bytes.TrimSpace(body)) > 0 {
+		s += ": " + mcpclient.BodySummary(contentType, body)
 	}
 	return s
 }

@@ -53,7 +53,7 @@ func (r reply) text() string {
 	if r.err != nil {
 		return r.err.Error()
 	}
-	return statusText(r.status, string(r.body))
+	return statusText(r.status, r.header.Get("Content-Type"), r.body)
 }
 
 func (p prober) request(ctx context.Context, method, rawURL, body, accept string) (*http.Response, context.CancelFunc, error) {
@@ -129,7 +129,7 @@ func (p prober) endpointEvent(ctx context.Context, d *Diagnosis, rawURL string) 
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyLimit))
-		d.find(check, at+statusText(resp.Status, string(b)))
+		d.find(check, at+statusText(resp.Status, resp.Header.Get("Content-Type"), b))
 		return false
 	}
 	sc := bufio.NewScanner(io.LimitReader(resp.Body, bodyLimit))

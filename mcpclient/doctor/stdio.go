@@ -72,7 +72,8 @@ func commandNotFound(d *Diagnosis, cfg mcpclient.StdioConfig) {
 	}
 }
 
-// exited quotes the exit status and the last stderr lines.
+// exited quotes the exit status and the stderr lines that matter, and
+// names the line that says what went wrong (else the last one).
 func exited(d *Diagnosis, exit *mcpclient.ExitError) {
 	d.Summary = fmt.Sprintf("The server process exited (%s) before it answered.", exit.Status)
 	d.find("Exit status", exit.Status)
@@ -84,6 +85,10 @@ func exited(d *Diagnosis, exit *mcpclient.ExitError) {
 	for _, line := range exit.Stderr {
 		d.find("Stderr", line)
 	}
-	d.Summary += " Its last words on stderr: " + exit.Stderr[len(exit.Stderr)-1]
-	d.suggest("Read the stderr lines above: they usually name the missing argument, setting or package.", nil)
+	if exit.Fault != "" {
+		d.Summary += " Its stderr says: " + exit.Fault
+	} else {
+		d.Summary += " Its last words on stderr: " + exit.Stderr[len(exit.Stderr)-1]
+	}
+	d.suggest("Read the stderr lines above: they usually name the missing argument, setting, file or package.", nil)
 }
