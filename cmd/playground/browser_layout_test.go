@@ -125,3 +125,92 @@ func TestBrowserWorkbenchFitsWindow(t *testing.T) {
 		t.Errorf("browser console: %s", m)
 	}
 }
+
+// e2eBoxJS is the element's box in the window, as {x, y, width, height}.
+const e2eBoxJS = `((sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })`
+
+// e2eBox is a box as e2eBoxJS gives it.
+type e2eBox struct{ X, Y, Width, Height float64 }
+
+// TestBrowserAppsTab opens the Apps section of a real MCP App server
+// (@modelcontextprotocol/server-basic-vanillajs) at 1440×900: it lists the
+// server's app tools, and the app called from there gets most of the
+// page's width and height. Full screen gives it the whole window, and so
+// does the app's own ui/request-display-mode; Esc and the button give the
+// window back. A server without apps says so in its Apps section. When
+// PLAYGROUND_SCREENSHOT_DIR is set, apps-tab.png and apps-fullscreen.png
+// are saved there.
+func TestBrowserAppsTab(t *testing.T) {
+	command := e2eBasicAppCommand(t)
+	srv, p := e2eBrowse(t)
+	p.do("make the window a laptop's", "", chromedp.EmulateViewport(e2eLaptopWidth, e2eLaptopHeight))
+	id := srv.apiCreateServer(t, command)
+	p.do("open the app server and connect", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d", srv.URL, id)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	p.waitLive()
+	p.openSection("apps")
+	items := e2eEval[[]string](p, "list the apps", `[data-testid="item-list"]`,
+		`Array.from(document.querySelectorAll('[data-testid="item-link"]'), a => a.dataset.item)`)
+	if len(items) != 1 || items[0] != "get-time" {
+		t.Fatalf("the Apps section lists %q, want the server's one app tool get-time", items)
+	}
+	p.submitTool("get-time")
+	p.wantOutcome("get-time", "result")
+	frame := e2eCard("get-time") + ` [data-testid="app-iframe"]`
+	p.waitJS("the app frame shows", e2eCard("get-time"), `!!document.querySelector(`+e2eJS(frame)+`)`)
+	inline := e2eEval[e2eBox](p, "measure the app", frame, e2eBoxJS+`(`+e2eJS(frame)+`)`)
+	if inline.Width < 700 || inline.Height < 0.55*e2eLaptopHeight {
+		t.Errorf("in the Apps section the app has %.0f×%.0f pixels of a %d×%d window, want at least 700 wide and over half the height",
+			inline.Width, inline.Height, e2eLaptopWidth, e2eLaptopHeight)
+	}
+	src := e2eEval[string](p, "read the app frame's address", frame, `document.querySelector(`+e2eJS(frame)+`).src`)
+	app := p.appWorld(src)
+	p.waitApp(app, "the app shows the tool's result", `document.getElementById("server-time").textContent.startsWith("20") ? "yes" : ""`)
+	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
+	if shots != "" {
+		p.screenshot(shots, "apps-tab", `[data-testid="item-detail"]`)
+	}
+
+	full := func(what string, want bool) {
+		t.Helper()
+		cond := `((b) => b.width >= innerWidth - 40 && b.height >= innerHeight * 0.8)(` + e2eBoxJS + `(` + e2eJS(frame) + `))`
+		if !want {
+			cond = `!` + cond
+		}
+		p.waitJS(what, `[data-testid="app-frame"]`, cond)
+	}
+	button := `[data-testid="app-frame"] [data-testid="app-fullscreen"]`
+	p.do("click Full screen", button, chromedp.Click(chromedp.CSS(button)))
+	full("the app fills the window", true)
+	if got := p.text(button); got != "Exit full screen" {
+		t.Errorf("in full screen the button says %q", got)
+	}
+	if shots != "" {
+		p.screenshot(shots, "apps-fullscreen", `[data-testid="app-frame"]`)
+	}
+	p.do("press Esc", "", chromedp.KeyEvent("\x1b"))
+	full("Esc gives the window back", false)
+
+	// The app may ask for the whole window itself.
+	mode := p.evalApp(app, `new Promise(resolve => {
+		addEventListener("message", e => { if (e.data && e.data.id === "e2e-mode") resolve(JSON.stringify(e.data.result || e.data.error)); });
+		parent.postMessage({jsonrpc: "2.0", id: "e2e-mode", method: "ui/request-display-mode", params: {mode: "fullscreen"}}, "*");
+	})`)
+	if mode != `{"mode":"fullscreen"}` {
+		t.Errorf("the app's ui/request-display-mode fullscreen was answered %s", mode)
+	}
+	full("the app's request fills the window", true)
+	p.do("click Exit full screen", button, chromedp.Click(chromedp.CSS(button)))
+	full("Exit full screen gives the window back", false)
+
+	p.connectDemoServer(srv.URL)
+	p.openSection("apps")
+	if got := p.text(`[data-testid="section-apps"] [data-testid="pick-item"]`); got != "This server offers no MCP Apps: none of its tools names a ui:// resource in _meta.ui.resourceUri." {
+		t.Errorf("the demo server's Apps section says %q", got)
+	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
