@@ -214,3 +214,73 @@ func TestBrowserAppsTab(t *testing.T) {
 		t.Errorf("browser console: %s", m)
 	}
 }
+
+// TestBrowserTopBarHoldsManyServers connects seven servers, one with a
+// long name, and opens a server's page at 1440×900: the top bar stays one
+// line that overflows nothing, names the first servers and offers the
+// others in its "4 more" menu, each server reachable by a link; the
+// section tabs show no scroll bar.
+func TestBrowserTopBarHoldsManyServers(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	p.do("make the window a laptop's", "", chromedp.EmulateViewport(e2eLaptopWidth, e2eLaptopHeight))
+	p.connectDemoServer(srv.URL)
+	lone := e2eEval[float64](p, "measure the top bar", "header.top", `document.querySelector("header.top").getBoundingClientRect().height`)
+	var ids []int64
+	for i := range 6 {
+		name := fmt.Sprintf("server %d", i+2)
+		if i == 0 {
+			name = "a server whose name is longer than the top bar shows"
+		}
+		id := srv.apiCreateServer(t, map[string]any{"name": name, "transport": "stdio", "command": srv.Bin, "args": []string{"demo-server"}})
+		e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", srv.URL, id), nil, http.StatusCreated, nil)
+		ids = append(ids, id)
+	}
+	p.do("open a server's page", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d/tools", srv.URL, ids[0])),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connected-servers"]`)))
+	type tabsBox struct{ ScrollHeight, ClientHeight, ScrollWidth, ClientWidth float64 }
+	type topBar struct {
+		Height, ScrollWidth, ClientWidth float64
+		Shown, InMenu                    int
+		More                             string
+		Overflowing                      []string
+		Tabs                             tabsBox
+	}
+	bar := e2eEval[topBar](p, "measure the top bar", "header.top", `(() => {
+		const h = document.querySelector("header.top"), more = h.querySelector('[data-testid="more-servers"] summary');
+		const right = h.getBoundingClientRect().right;
+		const tabs = document.querySelector('[data-testid="sections"]');
+		return {
+			height: h.getBoundingClientRect().height, scrollWidth: h.scrollWidth, clientWidth: h.clientWidth,
+			shown: h.querySelectorAll('.connected > [data-testid="connected-server"]').length,
+			inMenu: h.querySelectorAll('[data-testid="more-servers"] [data-testid="connected-server"]').length,
+			more: more ? more.textContent.trim() : "",
+			overflowing: Array.from(h.querySelectorAll("a, summary, button")).filter(e => e.offsetParent && e.getBoundingClientRect().right > right + 1).map(e => e.textContent.trim()),
+			tabs: {scrollHeight: tabs.scrollHeight, clientHeight: tabs.clientHeight, scrollWidth: tabs.scrollWidth, clientWidth: tabs.clientWidth},
+		};
+	})()`)
+	if bar.Height > lone+1 || bar.ScrollWidth > bar.ClientWidth || len(bar.Overflowing) > 0 {
+		t.Errorf("with 7 servers the top bar is %.0f pixels tall (%.0f with one), %.0f of %.0f wide, and %q stick out", bar.Height, lone, bar.ScrollWidth, bar.ClientWidth, bar.Overflowing)
+	}
+	if bar.Shown+bar.InMenu != 7 || bar.InMenu == 0 || bar.More != fmt.Sprintf("%d more", bar.InMenu) {
+		t.Errorf("the top bar names %d servers and its menu (%q) %d, want all 7, the rest in the menu", bar.Shown, bar.More, bar.InMenu)
+	}
+	if tb := bar.Tabs; tb.ScrollHeight > tb.ClientHeight || tb.ScrollWidth > tb.ClientWidth {
+		t.Errorf("the section tabs scroll: %.0f of %.0f high, %.0f of %.0f wide", tb.ScrollHeight, tb.ClientHeight, tb.ScrollWidth, tb.ClientWidth)
+	}
+	if bar.InMenu > 0 {
+		p.do("open the menu", "header.top", chromedp.Click(chromedp.CSS(`[data-testid="more-servers"] summary`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="more-servers"] [data-testid="connected-server"]`)))
+		if shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); shots != "" {
+			p.screenshot(shots, "top-bar-many", "header.top")
+		}
+		p.do("follow the menu's last server", "header.top",
+			chromedp.Click(chromedp.CSS(`[data-testid="more-servers"] [data-testid="connected-server"]:last-child`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="connection"]`)))
+		if got := p.text(`[data-testid="connection"] h1`); got == "" {
+			t.Errorf("the menu's link led to no server page")
+		}
+	}
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
+	}
+}
