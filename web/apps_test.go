@@ -116,7 +116,9 @@ func TestAppsOrigin(t *testing.T) {
 		"form-action":     "'none'",
 		"base-uri":        "'self'",
 		"sandbox":         "allow-scripts",
-		"frame-ancestors": "http://" + d.Host + " http://[::1]:" + strings.Split(d.Host, ":")[1] + " http://localhost:" + strings.Split(d.Host, ":")[1],
+		// No http://[::1]:PORT: a CSP source cannot name an IPv6 address,
+		// and browsers refuse the whole entry with a console error.
+		"frame-ancestors": "http://" + d.Host + " http://localhost:" + strings.Split(d.Host, ":")[1],
 	}
 	for k, v := range want {
 		if csp[k] != v {

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,6 +172,11 @@ func TestBrowserAppsTab(t *testing.T) {
 	src := e2eEval[string](p, "read the app frame's address", frame, `document.querySelector(`+e2eJS(frame)+`).src`)
 	app := p.appWorld(src)
 	p.waitApp(app, "the app shows the tool's result", `document.getElementById("server-time").textContent.startsWith("20") ? "yes" : ""`)
+	// The app's page loads without a console error: its policy is one the
+	// browser takes whole (no frame-ancestors source that it refuses).
+	for _, m := range p.appConsoleErrors(app) {
+		t.Errorf("the app's console: %s", m)
+	}
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 	if shots != "" {
 		p.screenshot(shots, "apps-tab", `[data-testid="item-detail"]`)
@@ -213,6 +222,44 @@ func TestBrowserAppsTab(t *testing.T) {
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
+}
+
+// appConsoleErrors reloads the app's frame and returns the console errors
+// that its page gives as it loads again (those of its first load went by
+// before the test could attach to its frame).
+func (p *e2ePage) appConsoleErrors(app context.Context) []string {
+	p.t.Helper()
+	var mu sync.Mutex
+	var errs []string
+	loaded := make(chan struct{}, 1)
+	go func() {
+		for m, err := range chromedp.Console(app) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+			if strings.Contains(m.String(), "ui/notifications/initialized") {
+				select {
+				case loaded <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	p.evalApp(app, `setTimeout(() => location.reload(), 50), ""`)
+	select {
+	case <-loaded:
+	case <-time.After(e2eStepTimeout):
+		p.t.Fatalf("the app did not load again after a reload")
+	}
+	time.Sleep(300 * time.Millisecond) // what the load logs after initializing
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(errs)
 }
 
 // TestBrowserTopBarHoldsManyServers connects seven servers, one with a
@@ -282,5 +329,77 @@ func TestBrowserTopBarHoldsManyServers(t *testing.T) {
 	}
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
+	}
+}
+
+// e2eMainPages are the dashboard's pages that a person opens from the top
+// bar and a server's tabs, for a demo server with the id and the session
+// given; each is a path and what shows once it has loaded.
+func e2eMainPages(serverID int64, sessionID string) [][2]string {
+	server := fmt.Sprintf("/servers/%d", serverID)
+	pages := [][2]string{
+		{"/", `[data-testid="server-row"]`},
+		{"/servers/new", "form"},
+		{server + "/edit", "form"},
+		{"/sessions", "main"},
+		{"/sessions/" + sessionID, `[data-testid="traffic-panel"]`},
+		{"/collections", "main"},
+		{"/history", "main"},
+		{"/account", "main"},
+		{"/users", "main"},
+		{"/audit", "main"},
+		{server, `[data-testid="section-overview"]`},
+	}
+	for _, s := range []string{"tools", "apps", "resources", "prompts", "tasks", "logs", "console"} {
+		pages = append(pages, [2]string{server + "/" + s, `[data-testid="section-` + s + `"]`})
+	}
+	return pages
+}
+
+// TestBrowserMainPagesObeyCSP opens every main page on a connected demo
+// server and fails on any console error, a Content-Security-Policy
+// violation (an inline style or script the policy refuses) above all.
+func TestBrowserMainPagesObeyCSP(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	p.connectDemoServer(srv.URL)
+	sessionID := p.liveSessionID()
+	href := p.openDemoServerLink(srv.URL)
+	var serverID int64
+	if _, err := fmt.Sscanf(href, "/servers/%d", &serverID); err != nil {
+		t.Fatalf("the demo server's link is %q: %v", href, err)
+	}
+	// An example saved and run, so that the collection's page and its
+	// run's have something to show.
+	p.do("open the demo server", "main", chromedp.Navigate(srv.URL+href), chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
+	p.waitLive()
+	p.saveToCollection(p.callForSaving("echo", map[string]string{"message": "for the pages"}), "layout", "echo", true)
+	pages := e2eMainPages(serverID, sessionID)
+	p.do("open the collections", "main", chromedp.Navigate(srv.URL+"/collections"), chromedp.WaitVisible(chromedp.CSS(`main a[href^="/collections/"]`)))
+	collection := e2eEval[string](p, "find the collection", "main", `document.querySelector('main a[href^="/collections/"]').getAttribute("href")`)
+	p.do("open the collection", "main", chromedp.Navigate(srv.URL+collection), chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-all"]`)))
+	p.follow("run all", `[data-testid="run-all"]`)
+	p.do("wait for the run to end", "main", chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-summary"]`)))
+	run := e2eEval[string](p, "read the run's address", "main", `location.pathname`)
+	p.do("search the history", "main", chromedp.Navigate(srv.URL+"/history?q=echo"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="history-results"] a[href*="/exchanges/"]`)))
+	exchange := e2eEval[string](p, "find an exchange", "main", `document.querySelector('[data-testid="history-results"] a[href*="/exchanges/"]').getAttribute("href")`)
+	// A server that fails to connect, with the connection doctor's
+	// diagnosis on its page.
+	failing := srv.apiCreateServer(t, map[string]any{"name": "missing", "transport": "stdio", "command": "node", "args": []string{"/nonexistent/missing.js"}})
+	e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", srv.URL, failing), nil, http.StatusBadGateway, nil)
+	pages = append(pages, [2]string{fmt.Sprintf("/servers/%d", failing), `[data-testid="connection"]`})
+	pages = append(pages, [2]string{collection, "main"}, [2]string{run, "main"}, [2]string{"/history?q=echo", `[data-testid="history-results"]`},
+		[2]string{exchange, "main"}, [2]string{fmt.Sprintf("/servers/%d/revisions", serverID), "main"})
+	p.mu.Lock()
+	p.console = nil
+	p.mu.Unlock()
+	for _, pg := range pages {
+		p.do("open "+pg[0], "main", chromedp.Navigate(srv.URL+pg[0]), chromedp.WaitVisible(chromedp.CSS(pg[1])))
+		p.do("let "+pg[0]+" settle", "", chromedp.Sleep(300*time.Millisecond))
+		for _, m := range p.consoleErrors() {
+			t.Errorf("on %s, browser console: %s", pg[0], m)
+		}
+		p.mu.Lock()
+		p.console = nil
+		p.mu.Unlock()
 	}
 }
