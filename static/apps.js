@@ -250,6 +250,13 @@
     bridges.forEach(function (b) { if (b.mode === "fullscreen") b.setMode("inline"); });
   });
 
+  // A change of the dashboard's theme reaches every app.
+  document.addEventListener("playground:theme", function () {
+    bridges.forEach(function (b) {
+      if (b.initialized) b.post({ method: "ui/notifications/host-context-changed", params: { theme: pageTheme() } });
+    });
+  });
+
   document.addEventListener("htmx:load", function (e) { bind(e.target); });
   bind(document);
 })();

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -401,5 +402,88 @@ func TestBrowserMainPagesObeyCSP(t *testing.T) {
 		p.mu.Lock()
 		p.console = nil
 		p.mu.Unlock()
+	}
+}
+
+// e2eLowContrastJS lists the visible texts of the page whose colour stands
+// out from the background behind them by a contrast ratio under 3 (WCAG's
+// floor for large text and controls): what a theme leaves unreadable.
+const e2eLowContrastJS = `(() => {
+	const rgba = s => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return m.map(Number).concat([1]).slice(0, 4); };
+	const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+	const behind = e => {
+		for (let p = e; p; p = p.parentElement) {
+			const c = rgba(getComputedStyle(p).backgroundColor);
+			if (c[3] > 0.5) return c;
+		}
+		return rgba(getComputedStyle(document.documentElement).backgroundColor || "rgb(255,255,255)");
+	};
+	const low = [];
+	for (const e of document.querySelectorAll("body *")) {
+		if (!Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+		if (!e.getClientRects().length || getComputedStyle(e).visibility === "hidden" || e.closest("[disabled], option")) continue;
+		const fg = rgba(getComputedStyle(e).color), bg = behind(e);
+		const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+		const ratio = (a + 0.05) / (b + 0.05);
+		if (ratio < 3) low.push(e.tagName.toLowerCase() + "." + e.className + " " + JSON.stringify(e.textContent.trim().slice(0, 40)) + " " + ratio.toFixed(2));
+	}
+	return low.slice(0, 20);
+})()`
+
+// TestBrowserThemes opens the main pages at 1440×900 on a browser whose
+// system asks for a dark scheme: every page is dark, and no text on it is
+// unreadable. The top bar's toggle switches to the light theme, which
+// stays after a reload (localStorage) whatever the system says, and every
+// page is readable in it too. When PLAYGROUND_SCREENSHOT_DIR is set, each
+// page is saved there as theme-dark-NAME.png and theme-light-NAME.png.
+func TestBrowserThemes(t *testing.T) {
+	srv, p := e2eBrowse(t)
+	p.do("make the window a laptop's", "", chromedp.EmulateViewport(e2eLaptopWidth, e2eLaptopHeight))
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatalf("asking for the dark scheme: %v", err)
+	}
+	p.connectDemoServer(srv.URL)
+	sessionID := p.liveSessionID()
+	p.callForSaving("echo", map[string]string{"message": "in the dark"})
+	var serverID int64
+	if _, err := fmt.Sscanf(p.openDemoServerLink(srv.URL), "/servers/%d", &serverID); err != nil {
+		t.Fatal(err)
+	}
+	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
+	check := func(theme string) {
+		t.Helper()
+		for _, pg := range e2eMainPages(serverID, sessionID) {
+			p.do("open "+pg[0], "main", chromedp.Navigate(srv.URL+pg[0]), chromedp.WaitVisible(chromedp.CSS(pg[1])))
+			got := e2eEval[string](p, "read the theme", "", `document.documentElement.dataset.theme + " " + getComputedStyle(document.body).backgroundColor`)
+			dark := strings.HasPrefix(got, "dark rgb(21, 22, 26)")
+			if (theme == "dark") != dark {
+				t.Errorf("on %s the theme is %q, want %s", pg[0], got, theme)
+			}
+			if low := e2eEval[[]string](p, "look for unreadable text", "", e2eLowContrastJS); len(low) > 0 {
+				t.Errorf("in the %s theme %s has texts hard to read: %q", theme, pg[0], low)
+			}
+			if shots != "" {
+				name := strings.NewReplacer("/", "-", "?", "-", "=", "-").Replace(strings.Trim(pg[0], "/"))
+				if name == "" {
+					name = "servers"
+				}
+				p.screenshot(shots, "theme-"+theme+"-"+name, "body")
+			}
+		}
+	}
+	check("dark")
+
+	p.do("switch to the light theme", "header.top", chromedp.Click(chromedp.CSS(`[data-testid="theme-toggle"]`)))
+	p.waitJS("the page turns light", "", `document.documentElement.dataset.theme === "light"`)
+	if got := e2eEval[string](p, "read the stored theme", "", `localStorage.getItem("playground-theme")`); got != "light" {
+		t.Errorf("the stored theme is %q, want light", got)
+	}
+	if got := p.text(`[data-testid="theme-toggle"]`); got != "Dark theme" {
+		t.Errorf("in the light theme the toggle says %q", got)
+	}
+	check("light")
+	for _, m := range p.consoleErrors() {
+		t.Errorf("browser console: %s", m)
 	}
 }
