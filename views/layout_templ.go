@@ -72,14 +72,14 @@ func Layout(p Page) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><link rel=\"stylesheet\" href=\"/static/app.css\"><link rel=\"stylesheet\" href=\"/static/schemaform.css\"><script src=\"/static/vendor/htmx.min.js\" defer></script><script src=\"/static/vendor/ws.min.js\" defer></script><script src=\"/static/app.js\" defer></script><script src=\"/static/schemaform.js\" defer></script><link rel=\"stylesheet\" href=\"/static/tasks.css\"><script src=\"/static/tasks.js\" defer></script><link rel=\"stylesheet\" href=\"/static/servers.css\"><script src=\"/static/servers.js\" defer></script><link rel=\"stylesheet\" href=\"/static/resources.css\"><script src=\"/static/resources.js\" defer></script><link rel=\"stylesheet\" href=\"/static/apps.css\"><script src=\"/static/apps.js\" defer></script><link rel=\"stylesheet\" href=\"/static/prompts.css\"><script src=\"/static/complete.js\" defer></script><link rel=\"stylesheet\" href=\"/static/results.css\"><script src=\"/static/results.js\" defer></script><link rel=\"stylesheet\" href=\"/static/requests.css\"><link rel=\"stylesheet\" href=\"/static/drift.css\"><script src=\"/static/requests.js\" defer></script><script src=\"/static/logs.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections.css\"><script src=\"/static/collections.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections_io.css\"><link rel=\"stylesheet\" href=\"/static/history.css\"><script src=\"/static/history.js\" defer></script><link rel=\"stylesheet\" href=\"/static/history_io.css\"><link rel=\"stylesheet\" href=\"/static/destructive.css\"><link rel=\"stylesheet\" href=\"/static/accounts.css\"><link rel=\"stylesheet\" href=\"/static/audit.css\"><link rel=\"stylesheet\" href=\"/static/oauth.css\"><script src=\"/static/destructive.js\" defer></script></head><body hx-headers=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><link rel=\"stylesheet\" href=\"/static/app.css\"><link rel=\"stylesheet\" href=\"/static/schemaform.css\"><script src=\"/static/vendor/htmx.min.js\" defer></script><script src=\"/static/vendor/ws.min.js\" defer></script><script src=\"/static/app.js\" defer></script><script src=\"/static/schemaform.js\" defer></script><link rel=\"stylesheet\" href=\"/static/tasks.css\"><script src=\"/static/tasks.js\" defer></script><link rel=\"stylesheet\" href=\"/static/servers.css\"><script src=\"/static/servers.js\" defer></script><link rel=\"stylesheet\" href=\"/static/resources.css\"><script src=\"/static/resources.js\" defer></script><link rel=\"stylesheet\" href=\"/static/apps.css\"><script src=\"/static/apps.js\" defer></script><link rel=\"stylesheet\" href=\"/static/prompts.css\"><script src=\"/static/complete.js\" defer></script><link rel=\"stylesheet\" href=\"/static/results.css\"><script src=\"/static/results.js\" defer></script><link rel=\"stylesheet\" href=\"/static/requests.css\"><link rel=\"stylesheet\" href=\"/static/traffic.css\"><script src=\"/static/traffic.js\" defer></script><link rel=\"stylesheet\" href=\"/static/drift.css\"><script src=\"/static/requests.js\" defer></script><script src=\"/static/logs.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections.css\"><script src=\"/static/collections.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections_io.css\"><link rel=\"stylesheet\" href=\"/static/history.css\"><script src=\"/static/history.js\" defer></script><link rel=\"stylesheet\" href=\"/static/history_io.css\"><link rel=\"stylesheet\" href=\"/static/destructive.css\"><link rel=\"stylesheet\" href=\"/static/accounts.css\"><link rel=\"stylesheet\" href=\"/static/audit.css\"><link rel=\"stylesheet\" href=\"/static/oauth.css\"><script src=\"/static/destructive.js\" defer></script></head><body hx-headers=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var4 string
 		templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(csrfHeader(p.CSRF)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 66, Col: 39}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 68, Col: 39}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 		if templ_7745c5c3_Err != nil {
@@ -108,7 +108,7 @@ func Layout(p Page) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.URL("/servers/" + itoa(s.ServerID))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 79, Col: 58}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 81, Col: 58}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
 				if templ_7745c5c3_Err != nil {
@@ -121,7 +121,7 @@ func Layout(p Page) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression("session " + itoa(s.ID)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 79, Col: 92}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 81, Col: 92}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 				if templ_7745c5c3_Err != nil {
@@ -134,7 +134,7 @@ func Layout(p Page) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(s.ServerName)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 79, Col: 153}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 81, Col: 153}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {
@@ -168,7 +168,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Signed in as " + v.User.Name + " (" + string(v.Role) + ")").Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 89, Col: 118}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 91, Col: 118}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 			if templ_7745c5c3_Err != nil {
@@ -181,7 +181,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var9 string
 			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(v.User.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 89, Col: 134}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 91, Col: 134}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
@@ -212,7 +212,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(p.RecordingFailure)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 100, Col: 110}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 102, Col: 110}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -270,7 +270,7 @@ func CSRFField(token string) templ.Component {
 		var templ_7745c5c3_Var12 string
 		templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(token).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 115, Col: 48}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 117, Col: 48}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 		if templ_7745c5c3_Err != nil {
@@ -321,7 +321,7 @@ func ErrorPage(p Page, status int, message string) templ.Component {
 			var templ_7745c5c3_Var15 string
 			templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(p.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 121, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 123, Col: 15}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 			if templ_7745c5c3_Err != nil {
@@ -334,7 +334,7 @@ func ErrorPage(p Page, status int, message string) templ.Component {
 			var templ_7745c5c3_Var16 string
 			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 122, Col: 62}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 124, Col: 62}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 			if templ_7745c5c3_Err != nil {
@@ -381,7 +381,7 @@ func ErrorBanner(message string) templ.Component {
 		var templ_7745c5c3_Var18 string
 		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 132, Col: 17}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 134, Col: 17}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
