@@ -974,7 +974,13 @@ const e2eFramesJS = `Array.from(document.querySelectorAll('#frames [data-testid=
 	direction: f.dataset.direction || "",
 	rpcType: f.dataset.rpcType || "",
 	method: f.dataset.method || "",
-	body: (f.querySelector("pre") || {textContent: ""}).textContent,
+	body: (() => {
+		const v = f.querySelector(".json-view, pre");
+		if (!v) return "";
+		const c = v.cloneNode(true);
+		c.querySelectorAll(".jv-folded").forEach(x => x.remove());
+		return c.textContent;
+	})(),
 	answer: !!f.closest("[data-response-slot]"),
 }))`
 

@@ -93,6 +93,25 @@ func TestBrowserTrafficExchanges(t *testing.T) {
 	if body := p.text(entrySel + ` [data-testid="exchange-response"]`); !strings.Contains(body, "first words") {
 		t.Errorf("the opened entry's response says %q, want the echo", body)
 	}
+	// The bodies are highlighted, and each object folds to its first line.
+	params := entrySel + ` [data-testid="exchange-request"] .json-view > details > .jv-children > details`
+	if k := p.text(params + ` > summary .jv-key`); k != `"params"` {
+		t.Fatalf("the request's first folding member is %s, want \"params\"", k)
+	}
+	if s := p.text(entrySel + ` [data-testid="exchange-response"] .jv-str`); s != `"2.0"` {
+		t.Errorf("the response's first string reads %s, want \"2.0\"", s)
+	}
+	p.do("fold the params", params, chromedp.Click(chromedp.CSS(params+" > summary")))
+	if folded := e2eEval[string](p, "read the folded params", params, `(() => {
+		const d = document.querySelector('`+params+`');
+		return d.open ? "(open)" : d.querySelector("summary").innerText;
+	})()`); folded != `"params": { 2 keys }` {
+		t.Errorf("the folded params read %q", folded)
+	}
+	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir, "traffic-exchange-folded", entrySel)
+	}
+	p.do("unfold the params", params, chromedp.Click(chromedp.CSS(params+" > summary")))
 	if dir := os.Getenv("PLAYGROUND_SCREENSHOT_DIR"); dir != "" {
 		p.screenshot(dir, "traffic-exchange", entrySel)
 	}
