@@ -24,7 +24,8 @@
     new MutationObserver(function (records) {
       if (paused) {
         records.forEach(function (r) {
-          r.addedNodes.forEach(function (n) { if (n.nodeType === 1 && n.matches("[data-testid=frame]")) missed++; });
+          // An entry counts once: a response that joins its request's entry does not.
+          r.addedNodes.forEach(function (n) { if (n.nodeType === 1 && n.matches("[data-testid=exchange], [data-testid=frame]:not([data-answers])")) missed++; });
         });
         pause.textContent = "Resume (" + missed + " new)";
         return;

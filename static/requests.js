@@ -1,16 +1,85 @@
-// Server requests (elicitation, sampling) draw attention wherever the user
-// is scrolled: while any waits, a toast fixed on screen names the oldest
-// ("Server asks: sampling") and how many more wait; its Answer button opens
-// the request's card in a dialog. A card answered (here, or by someone
-// else watching: the live stream then says who) or abandoned (the stream
-// deletes it) is no longer a request and closes its dialog; the toast then
-// names the next, or goes. URL elicitations open their link only after the
-// person has said yes to "Open <domain>?".
+// Server requests (elicitation, sampling) open, for whoever may answer
+// them, in a modal dialog with the cursor in its first field, one at a
+// time, oldest first. Later puts the card back on the page; then, and for
+// viewers, a toast fixed on screen names the oldest waiting ("Server asks:
+// sampling") and how many more wait, and its Answer button opens the card
+// in the dialog again. A card answered (here, or by someone else watching:
+// the live stream then says who) or abandoned (the stream deletes it) is no
+// longer a request and closes its dialog; the next opens, or the toast
+// names it. A card's Accept (Send reply) stays disabled until its required
+// fields are filled in and every field holds what its input allows. URL
+// elicitations open their link only after the person has said yes to
+// "Open <domain>?".
 (function () {
   "use strict";
   var CARD = "[data-testid=input-request]";
   var dialog = null, body = null, home = null, toast = null;
   var dismissed = {}; // ids of the requests the toast was dismissed for
+  var offered = {}; // ids of the requests the dialog opened by itself
+
+  // canAnswer says whether the person may answer the card (a viewer's is disabled).
+  function canAnswer(card) {
+    return !card.querySelector("fieldset[disabled]");
+  }
+
+  // missing says whether a required field node of a schema form is left
+  // blank: a text, number, choice or JSON input that is empty (unless
+  // null is chosen), or choices none of which is chosen.
+  function missing(node) {
+    var nul = node.querySelector("[data-sf-null]");
+    if (nul && nul.checked) return false;
+    switch (node.getAttribute("data-sf-kind")) {
+      case "multi": return !node.querySelector("[data-sf-multi]:checked");
+      case "object": case "array": case "boolean": return false;
+    }
+    var input = node.querySelector("[data-sf-input], [data-sf-enum], [data-sf-json-field]");
+    return !!input && input.value.trim() === "";
+  }
+
+  // mustFill says whether a required field node must be filled in: it is
+  // not in an array item, and every object around it is required too.
+  function mustFill(node, root) {
+    for (var up = node.parentElement.closest("[data-sf-node], [data-sf-item]"); up && root.contains(up); up = up.parentElement.closest("[data-sf-node], [data-sf-item]")) {
+      if (up.hasAttribute("data-sf-item") || !up.hasAttribute("data-sf-required")) return false;
+    }
+    return true;
+  }
+
+  // problem says why the card cannot be accepted yet, "" when it can.
+  function problem(card) {
+    var root = card.querySelector("[data-schemaform]");
+    if (root) {
+      var blank = Array.prototype.some.call(root.querySelectorAll("[data-sf-node][data-sf-required]"), function (n) {
+        return mustFill(n, root) && missing(n);
+      });
+      if (blank) return "Fill in the required fields (*) first.";
+      var wrong = Array.prototype.some.call(root.querySelectorAll("input, select, textarea"), function (el) {
+        return el.willValidate && !el.validity.valid;
+      });
+      var jsonError = root.querySelector("[data-sf-json-error]");
+      if (wrong || (jsonError && !jsonError.hidden)) return "Correct the fields marked first.";
+    }
+    var reply = card.querySelector("textarea[name=reply]");
+    if (reply && reply.value.trim() === "") return "Write the reply first.";
+    return "";
+  }
+
+  // gate enables the card's Accept only when the card can be accepted.
+  function gate(card) {
+    var accept = card.querySelector("[data-testid=input-accept]");
+    if (!accept || !canAnswer(card)) return;
+    var why = problem(card);
+    accept.disabled = why !== "";
+    accept.title = why;
+  }
+
+  document.addEventListener("input", gateFrom);
+  document.addEventListener("change", gateFrom);
+  // The JSON view updates the fields (and its error) after an input event.
+  function gateFrom(e) {
+    var card = e.target.closest && e.target.closest(CARD);
+    if (card) setTimeout(function () { gate(card); }, 0);
+  }
 
   function kindName(card) {
     switch (card.getAttribute("data-kind")) {
@@ -100,9 +169,19 @@
     toast.querySelector("span").textContent = "Server asks: " + kindName(first) + (more > 0 ? " (" + more + " more waiting)" : "");
   }
 
-  // refresh makes the dialog and the toast follow the cards on the page.
+  // refresh makes the dialog and the toast follow the cards on the page:
+  // the oldest card not yet offered that the person may answer opens.
   function refresh() {
+    document.querySelectorAll(CARD).forEach(gate);
     if (dialog && dialog.open && !body.querySelector(CARD)) dialog.close();
+    if (!dialog || !dialog.open) {
+      var next = waiting().find(function (c) { return !offered[c.id] && canAnswer(c); });
+      if (next) {
+        offered[next.id] = true;
+        open(next);
+        return;
+      }
+    }
     var cards = waiting().filter(function (c) { return !dismissed[c.id]; });
     if (cards.length === 0 || (dialog && dialog.open)) {
       if (toast) { toast.remove(); toast = null; }

@@ -2,9 +2,7 @@ package views
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/url"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -119,76 +117,6 @@ type ExchangePageData struct {
 	// registered servers without one, which a replay connects first.
 	Live []backend.Session
 	Idle []backend.Server
-}
-
-// jsonFold is a JSON value shown with folding: an object as its members,
-// each one foldable, down to foldDepth levels; deeper values, arrays and
-// scalars as pretty text.
-type jsonFold struct {
-	Key     string
-	Text    string     // pretty JSON, when Members is nil
-	Members []jsonFold // an object's members, in order
-}
-
-// foldDepth is how many levels of objects fold.
-const foldDepth = 3
-
-// maxFoldBytes is the largest body shown folded; larger bodies show as
-// pretty text alone, so that a page stays light.
-const maxFoldBytes = 256 << 10
-
-// foldJSON returns body as a fold tree, or false when it is not one JSON
-// object or is too large.
-func foldJSON(body []byte) (jsonFold, bool) {
-	if len(body) > maxFoldBytes {
-		return jsonFold{}, false
-	}
-	f, ok := foldValue("", json.RawMessage(body), foldDepth)
-	return f, ok && f.Members != nil
-}
-
-func foldValue(key string, raw json.RawMessage, depth int) (jsonFold, bool) {
-	raw = bytes.TrimSpace(raw)
-	if depth == 0 || len(raw) == 0 || raw[0] != '{' {
-		if !json.Valid(raw) {
-			return jsonFold{}, false
-		}
-		return jsonFold{Key: key, Text: prettyJSON(raw)}, true
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // {
-		return jsonFold{}, false
-	}
-	out := jsonFold{Key: key, Members: []jsonFold{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		name, isString := tok.(string)
-		if err != nil || !isString {
-			return jsonFold{}, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return jsonFold{}, false
-		}
-		m, ok := foldValue(name, v, depth-1)
-		if !ok {
-			return jsonFold{}, false
-		}
-		out.Members = append(out.Members, m)
-	}
-	return out, true
-}
-
-// foldSummary is what a folded object's summary says besides its key.
-func foldSummary(f jsonFold) string {
-	if len(f.Members) == 0 {
-		return "{}"
-	}
-	keys := make([]string, len(f.Members))
-	for i, m := range f.Members {
-		keys[i] = m.Key
-	}
-	return "{ " + strings.Join(keys, ", ") + " }"
 }
 
 // newestHistoryURL is the first page of d's search.

@@ -26,18 +26,3 @@ func TestExcerpt(t *testing.T) {
 		t.Errorf("excerpt without terms = %+v", got)
 	}
 }
-
-func TestFoldJSON(t *testing.T) {
-	f, ok := foldJSON([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text"}],"isError":false}}`))
-	if !ok || len(f.Members) != 3 || f.Members[2].Key != "result" || len(f.Members[2].Members) != 2 || f.Members[2].Members[0].Key != "content" {
-		t.Fatalf("foldJSON = %+v, %t", f, ok)
-	}
-	if foldSummary(f.Members[2]) != "{ content, isError }" {
-		t.Errorf("summary = %q", foldSummary(f.Members[2]))
-	}
-	for _, body := range []string{`[1,2]`, `{"cut":`, `not json`} {
-		if _, ok := foldJSON([]byte(body)); ok {
-			t.Errorf("foldJSON(%s) folds", body)
-		}
-	}
-}

@@ -212,12 +212,6 @@ func sfFieldClass(kind string, errs map[string]string, path string) string {
 	return kind
 }
 
-// sfHasValue reports whether values hold something for path; an optional
-// boolean without one starts as "not sent".
-func sfHasValue(values map[string]string, path string) bool {
-	return values[path] != ""
-}
-
 // sfBranchNames lists, as a JSON array, the names of every field of a
 // union's branches: the page's JSON view leaves those keys to the form.
 func sfBranchNames(f *schemaform.Field) string {

@@ -29,7 +29,8 @@ func (s *Server) framePage(ctx context.Context, sessionID, beforeID int64, filte
 	if err != nil {
 		return views.FramePage{}, err
 	}
-	return views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter, Older: older, Frames: redactFrames(frames)}, nil
+	return views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter, Older: older, Frames: redactFrames(frames),
+		Live: s.deps.Pool.IsLive(sessionID)}, nil
 }
 
 // olderFrames answers a traffic panel's older-frames control with the page

@@ -579,6 +579,48 @@ func TestInputsPage(t *testing.T) {
 		}
 	})
 
+	t.Run("elicitation keeps not sent after an error", func(t *testing.T) {
+		call := d.pageCallAsync(t, sess.ID, token, "ask", url.Values{})
+		in := waitInputs(t, d, sess.ID, 1)[0]
+		// The optional boolean is marked "not sent"; the name is missing.
+		r := d.htmxPost(t, inputPath(in.ID), token, url.Values{"_action": {"accept"}, "arg.formal": {"false"}, "arg.formal?unset": {"on"}})
+		if !strings.Contains(r.Body, `data-testid="error-name"`) {
+			t.Fatalf("the answer without a name was not refused: %d\n%s", r.Status, r.Body)
+		}
+		unset := regexp.MustCompile(`<input type="checkbox" name="arg.formal\?unset"[^>]*>`).FindString(r.Body)
+		if !strings.Contains(unset, " checked") {
+			t.Errorf("the re-rendered card lost \"not sent\" of formal: %q", unset)
+		}
+		// Accept as the browser posts the re-rendered card, the name now filled in.
+		again := url.Values{"_action": {"accept"}, "arg.name": {"Ada"}, "arg.formal": {"false"}}
+		if strings.Contains(unset, " checked") {
+			again.Set("arg.formal?unset", "on")
+		}
+		d.htmxPost(t, inputPath(in.ID), token, again)
+		finished(t, "the ask call", call)
+		// What went on the wire (the SDK fills in the schema's default before the tool sees it).
+		frames := waitFrames(t, d, sess.ID, func(fs []apiFrame) bool {
+			return len(fs) > 0 && fs[len(fs)-1].Method == "tools/call" && fs[len(fs)-1].RPCType == "result"
+		})
+		var answer apiFrame
+		for _, f := range frames {
+			if f.Direction == "out" && f.Method == "elicitation/create" && f.RPCType == "result" {
+				answer = f
+			}
+		}
+		var sent struct {
+			Result struct {
+				Content map[string]any `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(answer.Body, &sent); err != nil || sent.Result.Content["name"] != "Ada" {
+			t.Fatalf("the answer sent: %s (%v)", answer.Body, err)
+		}
+		if v, ok := sent.Result.Content["formal"]; ok {
+			t.Errorf("the answer sent formal = %v although it was marked not sent: %s", v, answer.Body)
+		}
+	})
+
 	for _, action := range []string{"decline", "cancel"} {
 		t.Run("elicitation "+action, func(t *testing.T) {
 			call := d.pageCallAsync(t, sess.ID, token, "ask", url.Values{})

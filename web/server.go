@@ -225,6 +225,8 @@ func New(cfg Config, deps Deps) *Server {
 	s.post(importPath, editorRole, s.importSession)
 	s.get("/sessions/:id/exchanges/:exchange", viewerRole, s.showExchange)
 	s.post("/sessions/:id/exchanges/:exchange/replay", editorRole, s.replayExchange)
+	s.get("/sessions/:id/exchanges/:exchange/edit", editorRole, s.editRequest)
+	s.post("/sessions/:id/exchanges/:exchange/edit", editorRole, s.sendEditedRequest)
 	s.get("/frames/:id/body", viewerRole, s.frameBody)
 	s.get("/frames/:id/raw", viewerRole, s.frameRaw)
 

@@ -273,7 +273,7 @@ func (s *Server) sendBacklog(conn *liveConn, v viewer, last *int64) bool {
 	if !v.reset {
 		return s.sendFrames(conn, v.backlog, last)
 	}
-	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: redactFrames(v.backlog)}
+	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: redactFrames(v.backlog), Live: true}
 	if !s.sendFragment(conn, views.FramesReplace(page)) {
 		return false
 	}

@@ -41,6 +41,15 @@ func Arguments(form Form, values map[string]string) (json.RawMessage, map[string
 	return encode(root), nil
 }
 
+// BoolLeftOut reports whether values leave the optional boolean at path
+// out of the arguments: it has no value, or "not sent" is chosen and the
+// box is not checked (checking it overrides "not sent"). A form shown
+// again from submitted values marks "not sent" exactly then.
+func BoolLeftOut(values map[string]string, path string) bool {
+	text := strings.TrimSpace(values[path])
+	return text == "" || (values[path+UnsetSuffix] != "" && text != "true")
+}
+
 type reader struct {
 	values map[string]string
 	errs   map[string]string
@@ -59,8 +68,7 @@ func (r reader) value(f *Field, path string, raw any) (v any, ok bool) {
 	case KindArray:
 		return r.array(f, path, raw)
 	case KindBoolean:
-		text := strings.TrimSpace(r.values[path])
-		if text == "" || (r.values[path+UnsetSuffix] != "" && text != "true") {
+		if BoolLeftOut(r.values, path) {
 			return nil, false
 		}
 	}

@@ -62,9 +62,10 @@ func TestBrowserEndedSessionOffersToConnectAgain(t *testing.T) {
 }
 
 // TestBrowserServerRequestIsAnnounced starts, from a tool card far down the
-// page, a tool whose server asks for a sampling reply: the question's card
-// appears at the top, out of sight, so a toast announces it, and "Answer"
-// brings the card into view with its first field focused.
+// page, a tool whose server asks for a sampling reply: the question opens
+// in a dialog; put off with Later, its card goes back to the top, out of
+// sight, so a toast announces it, and "Answer" brings the card into view
+// with its first field focused.
 func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	p.connectDemoServer(srv.URL)
@@ -75,6 +76,9 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
+	// It opens in the dialog by itself; put off, a toast announces it.
+	p.inDialog(sample)
+	p.later()
 	p.do("wait for the toast", "body", chromedp.WaitVisible(chromedp.CSS(`[data-testid="input-toast"]`)))
 	if got := p.text(`[data-testid="input-toast"] span`); got != "Server asks: sampling" {
 		t.Errorf("the toast says %q", got)

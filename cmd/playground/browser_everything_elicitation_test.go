@@ -19,8 +19,9 @@ import (
 // enumNames, titled oneOf consts) and send their const values; the
 // multi-selects are checkboxes of which several may be chosen; the
 // defaults are filled in from the start, and the hints name the choices'
-// defaults as the choices show them. An email that is no email shows
-// its error at the email field and nothing is sent; once fixed, Accept
+// defaults as the choices show them. An email that is no email keeps
+// Accept disabled; sent anyway, it shows its error at the email field and
+// nothing is sent; once fixed, Accept
 // sends exactly what was chosen, and the tool's result names it. When
 // PLAYGROUND_SCREENSHOT_DIR is set, everything-elicit-form.png,
 // everything-elicit-error.png and everything-elicit-result.png are saved
@@ -146,7 +147,15 @@ func TestBrowserEverythingElicitation(t *testing.T) {
 		t.Helper()
 		p.do("click Accept", card, chromedp.Click(chromedp.CSS(card+` [data-testid="input-accept"]`)))
 	}
-	accept()
+	// The browser knows the email is none: Accept stays disabled. Sent
+	// anyway (as a page whose script did not run would), the server
+	// refuses it at the field.
+	acceptButton := card + ` [data-testid="input-accept"]`
+	p.waitJS("wait for Accept to be disabled", card, `document.querySelector(`+e2eJS(acceptButton)+`).disabled`)
+	if why := e2eEval[string](p, "read Accept's title", card, `document.querySelector(`+e2eJS(acceptButton)+`).title`); why == "" {
+		t.Error("the disabled Accept does not say why")
+	}
+	e2eEval[bool](p, "enable and click Accept", card, `(() => { const b = document.querySelector(`+e2eJS(acceptButton)+`); b.disabled = false; b.click(); return true; })()`)
 	emailErr := card + ` [data-testid="error-email"]`
 	p.do("wait for the email's error", card, chromedp.WaitVisible(chromedp.CSS(emailErr)))
 	if !e2eEval[bool](p, "find the error at the email field", card, `document.querySelector(`+e2eJS(emailErr)+`).closest("[data-sf-node]").dataset.sfPath === "email"`) {

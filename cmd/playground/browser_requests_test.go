@@ -25,7 +25,8 @@ func e2eInViewJS(sel string) string {
 }
 
 // TestBrowserSamplingAnsweredFromDialog starts summarize on the demo
-// server, then opens another tool and scrolls down: the sampling request
+// server; the sampling request opens in a dialog, which Later closes; then
+// the user opens another tool and scrolls down: the sampling request
 // announces itself in a toast on screen, Answer opens it in a dialog (its
 // message's newlines kept), and the reply written there reaches
 // summarize's result, which its card shows when opened again, while the
@@ -38,7 +39,10 @@ func TestBrowserSamplingAnsweredFromDialog(t *testing.T) {
 	p.startTool("summarize")
 	sample := p.waitInput("sample", "")
 
-	// The user goes on to another tool, and scrolls down to its button.
+	// The request opens in the dialog; the user puts it off, goes on to
+	// another tool, and scrolls down to its button.
+	p.inDialog(sample)
+	p.later()
 	other := e2eCard("log")
 	p.openTool("log")
 	p.do("scroll to the log tool's button", other, chromedp.ScrollIntoView(chromedp.CSS(other+` [data-testid="call-tool"]`)))
@@ -146,7 +150,7 @@ func TestBrowserURLElicitationOpensAfterConfirm(t *testing.T) {
 	p.typeInto(e2eCard("visit")+` [name="arg.url"]`, target)
 	p.startTool("visit")
 	card := p.waitInput("elicit-url", "")
-	p.do("click Answer", "body", chromedp.Click(chromedp.CSS(`[data-testid="input-toast-go"]`)))
+	p.inDialog(card)
 
 	if got := p.text(card + ` [data-testid="url-domain"]`); got != "127.0.0.1" {
 		t.Errorf("the card names the domain %q, want 127.0.0.1", got)

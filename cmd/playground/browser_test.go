@@ -416,7 +416,8 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 	p.do("check formal", ask, chromedp.Click(chromedp.CSS(ask+` input[type=checkbox][name="arg.formal"]`)))
 
 	// A second question arrives while the first is being filled in, from
-	// another tool's card.
+	// another tool's card (the first card back on the page for that).
+	p.later()
 	p.openTool("summarize")
 	p.typeInto(e2eCard("summarize")+` [name="arg.text"]`, "hello world")
 	p.startTool("summarize")
@@ -888,12 +889,13 @@ func (p *e2ePage) awaitTool(tool string) {
 		chromedp.WaitVisible(chromedp.CSS(card+`:not([data-e2e-stale])`)))
 }
 
-// waitInput waits until the inputs panel shows a visible request card of
-// the kind (elicit-form, elicit-url, sample) whose id is not among skip
-// (comma-separated), and returns the card's selector (#input-N).
+// waitInput waits until the inputs panel, or the dialog a request opens
+// in, shows a visible request card of the kind (elicit-form, elicit-url,
+// sample) whose id is not among skip (comma-separated), and returns the
+// card's selector (#input-N).
 func (p *e2ePage) waitInput(kind, skip string) string {
 	p.t.Helper()
-	find := `Array.from(document.querySelectorAll('[data-testid="inputs"] [data-testid="input-request"][data-kind=` + e2eJS(kind) + `]'))
+	find := `Array.from(document.querySelectorAll('[data-testid="inputs"] [data-testid="input-request"][data-kind=` + e2eJS(kind) + `], [data-testid="input-dialog"] [data-testid="input-request"][data-kind=` + e2eJS(kind) + `]'))
 		.find(e => !` + e2eJS(skip) + `.split(",").includes(e.id) && e.offsetParent !== null)`
 	p.waitJS("wait for a "+kind+" card in the inputs panel", `[data-testid="inputs"]`, `!!(`+find+`)`)
 	id := e2eEval[string](p, "read the "+kind+" card's id", `[data-testid="inputs"]`, `(`+find+`).id`)
@@ -901,6 +903,27 @@ func (p *e2ePage) waitInput(kind, skip string) string {
 		p.t.Fatalf("the %s card has the id %q, want input-N\n%s", kind, id, p.dump(`[data-testid="inputs"]`))
 	}
 	return "#" + id
+}
+
+// e2eInputDialog is the selector of the open dialog of a server request.
+const e2eInputDialog = `dialog[data-testid="input-dialog"][open]`
+
+// later closes the dialog a server request opened in (its Later button),
+// putting the card back on the page.
+func (p *e2ePage) later() {
+	p.t.Helper()
+	p.do("click Later", e2eInputDialog, chromedp.Click(chromedp.CSS(`[data-testid="input-dialog-later"]`)))
+	p.waitJS("wait for the dialog to close", "body", `!document.querySelector(`+e2eJS(e2eInputDialog)+`)`)
+}
+
+// inDialog makes sure the request card is open in the dialog: it opens
+// there by itself once; after Later, the toast's Answer opens it again.
+func (p *e2ePage) inDialog(card string) {
+	p.t.Helper()
+	if !e2eEval[bool](p, "look for the card in the dialog", "", `!!document.querySelector(`+e2eJS(e2eInputDialog+" "+card)+`)`) {
+		p.do("click Answer", "body", chromedp.Click(chromedp.CSS(`[data-testid="input-toast-go"]`)))
+	}
+	p.waitJS("wait for the card in the dialog", "body", `!!document.querySelector(`+e2eJS(e2eInputDialog+" "+card)+`)`)
 }
 
 // outcome returns the card's data-outcome, or "" when it shows none.
@@ -956,6 +979,8 @@ type e2eDOMFrame struct {
 	RPCType   string `json:"rpcType"`
 	Method    string `json:"method"`
 	Body      string `json:"body"`
+	// Answer says that the frame is a response shown in its request's entry.
+	Answer bool `json:"answer"`
 }
 
 // e2eRPC is the part of a JSON-RPC message that the test reads.
@@ -972,7 +997,14 @@ const e2eFramesJS = `Array.from(document.querySelectorAll('#frames [data-testid=
 	direction: f.dataset.direction || "",
 	rpcType: f.dataset.rpcType || "",
 	method: f.dataset.method || "",
-	body: (f.querySelector("pre") || {textContent: ""}).textContent,
+	body: (() => {
+		const v = f.querySelector(".json-view, pre");
+		if (!v) return "";
+		const c = v.cloneNode(true);
+		c.querySelectorAll(".jv-folded").forEach(x => x.remove());
+		return c.textContent;
+	})(),
+	answer: !!f.closest("[data-response-slot]"),
 }))`
 
 // frames returns the frame rows of the page's traffic panel.
@@ -1003,7 +1035,8 @@ func (p *e2ePage) waitFrames(what string, cond func([]e2eDOMFrame) (bool, string
 }
 
 // checkFrameOrder reports frames shown twice or out of order: the panel is
-// the page's frames followed by the streamed ones, each exactly once.
+// the page's frames followed by the streamed ones, each exactly once; a
+// response shown in its request's entry stands where the request does.
 func (p *e2ePage) checkFrameOrder(frames []e2eDOMFrame) {
 	p.t.Helper()
 	var last int64
@@ -1016,6 +1049,9 @@ func (p *e2ePage) checkFrameOrder(frames []e2eDOMFrame) {
 		}
 		if seen[id] {
 			p.t.Errorf("frame %d is shown twice", id)
+		} else if f.Answer {
+			seen[id] = true
+			continue
 		} else if id < last {
 			p.t.Errorf("frame %d is shown after frame %d", id, last)
 		}

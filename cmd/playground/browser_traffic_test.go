@@ -159,7 +159,7 @@ func TestBrowserTrafficFilter(t *testing.T) {
 	e2ePostJSON(t, requests, map[string]any{"method": "ping"}, http.StatusOK, nil)
 	e2ePostJSON(t, requests, map[string]any{"method": "ping"}, http.StatusOK, nil)
 	p.waitJS("wait for the count of new frames", `[data-testid="traffic-panel"]`,
-		`document.querySelector('[data-testid="pause"]').textContent.trim() === "Resume (4 new)"`)
+		`document.querySelector('[data-testid="pause"]').textContent.trim() === "Resume (2 new)"`)
 	if top := e2eEval[float64](p, "read the panel's scroll", "", `document.querySelector("#frames").scrollTop`); top != 0 {
 		t.Errorf("the paused panel scrolled to %v", top)
 	}
