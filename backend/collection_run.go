@@ -23,6 +23,10 @@ type Run struct {
 	Total        int       // how many examples it runs
 	Passed       int
 	Failed       int // failures and errors
+	// Interrupted says the playground stopped in the middle of the run
+	// (a crash, a kill): the next start ended it with the results stored
+	// by then, so Done may be less than Total.
+	Interrupted bool
 }
 
 // Done is how many of its examples the run has judged so far.
@@ -64,6 +68,10 @@ type RunStore interface {
 	// ListRunsBefore returns at most limit runs older than the run before
 	// (the newest when before is 0), newest first.
 	ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]Run, error)
+	// EndInterruptedRuns ends every run still going, as interrupted at
+	// at with the counts of its stored results, and says how many it
+	// ended. Only a start, before any run begins, may call it.
+	EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error)
 }
 
 // RunRequest says what to run, where and with which values.
