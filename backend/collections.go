@@ -141,6 +141,8 @@ func checkName(name, field, what string) (string, error) {
 		return "", invalidField(field, "Give the "+what+" a name.")
 	case utf8.RuneCountInString(name) > maxNameLen:
 		return "", invalidField(field, "Keep the name under 100 characters.")
+	case !printable(name):
+		return "", invalidField(field, notPrintable)
 	}
 	return name, nil
 }

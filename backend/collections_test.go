@@ -118,6 +118,17 @@ func TestCollectionEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{"a\x1b[2J", "bell\x07", "two\nlines", "rtl\u202eexe"} {
+		if _, err := cols.Create(ctx, name, ""); backend.ErrorCodeOf(err) != backend.EInvalid || !strings.Contains(backend.ErrorMessageOf(err), "control characters") {
+			t.Errorf("Create(%q) = %v, want EInvalid", name, err)
+		}
+		if err := cols.Rename(ctx, a.ID, name, ""); backend.ErrorCodeOf(err) != backend.EInvalid {
+			t.Errorf("Rename(%q) = %v, want EInvalid", name, err)
+		}
+		if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: a.ID, Name: name}); backend.ErrorCodeOf(err) != backend.EInvalid {
+			t.Errorf("SaveEnvironment(%q) = %v, want EInvalid", name, err)
+		}
+	}
 	if _, err := cols.Create(ctx, "a", ""); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("duplicate name = %v, want EConflict", err)
 	}
