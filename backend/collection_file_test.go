@@ -37,7 +37,7 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 	}
 	const secret = "file-s3cret"
 	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}); err != nil {
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	listing := &backend.InterfaceListing{Tools: []json.RawMessage{json.RawMessage(`{"name":"echo"}`)}}

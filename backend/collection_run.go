@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,9 +151,18 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 	if len(examples) == 0 {
 		return runPlan{}, Errorf(EInvalid, "The collection has no examples to run.")
 	}
-	vars, envName, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
+	vars, env, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
 		return runPlan{}, err
+	}
+	if env.hasSecrets() {
+		dest, err := s.caller.Destinations(req.SessionID)
+		if err != nil {
+			return runPlan{}, err
+		}
+		if err := env.mayGo(dest, slices.ContainsFunc(secrets, func(v string) bool { return v != "" })); err != nil {
+			return runPlan{}, err
+		}
 	}
 	s.caller.HideValues(req.SessionID, secrets)
 	sess, err := s.sessions.GetSession(ctx, req.SessionID)
@@ -160,7 +170,7 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 		return runPlan{}, err
 	}
 	run, err := s.store.CreateRun(ctx, Run{CollectionID: req.CollectionID, SessionID: req.SessionID, ServerName: sess.ServerName,
-		Environment: envName, Started: time.Now(), Total: len(examples)})
+		Environment: env.Name, Started: time.Now(), Total: len(examples)})
 	return runPlan{run: run, examples: examples, vars: vars, hide: Redactor{}.With(secrets...)}, err
 }
 

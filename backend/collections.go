@@ -113,12 +113,16 @@ type Collections struct {
 	running sync.WaitGroup
 }
 
-// Caller sends a request on a live session, names its tools and hides
-// secret values in what it records; *Pool implements it.
+// Caller sends a request on a live session, names its tools, says where
+// the session sends and hides secret values in what it records; *Pool
+// implements it.
 type Caller interface {
 	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error)
 	Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error)
 	HideValues(sessionID int64, values []string)
+	// Destinations are where the live session sessionID sends what it is
+	// given (see Destinations); EConflict when it is not connected.
+	Destinations(sessionID int64) ([]string, error)
 }
 
 // NewCollections returns the service. Examples are saved from the stored

@@ -110,3 +110,22 @@ func TestRunAndCallEscapeWhatServersSay(t *testing.T) {
 		t.Errorf("the JUnit report holds a raw ESC or BEL:\n%q", body)
 	}
 }
+
+// TestRunKeepsSecretsToTheirOrigins runs a file whose environment lets its
+// secrets go only to another origin: the run is refused, saying where they
+// may go.
+func TestRunKeepsSecretsToTheirOrigins(t *testing.T) {
+	url := hostileMCP(t)
+	file := filepath.Join(t.TempDir(), "c.json")
+	collection := `{"format":"mcp-playground-collection","version":1,"name":"c","examples":[` +
+		`{"name":"list","method":"tools/list","params":{"cursor":"{{TOKEN}}"},"expect":{"result":{"tools":[]}}}],` +
+		`"environments":[{"name":"prod","values":[{"name":"TOKEN","secret":true}],"origins":["https://prod.example"]}]}`
+	if err := os.WriteFile(file, []byte(collection), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), []string{"run", file, "--url", url, "--env", "prod", "--var", "TOKEN=ci-s3cret"}, strings.NewReader(""), &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "sends its secret values only to https://prod.example") {
+		t.Fatalf("run = %v, want the origin refusal\n%s%s", err, stdout.String(), stderr.String())
+	}
+}
