@@ -73,6 +73,11 @@ type RunStore interface {
 	// at with the counts of its stored results, and says how many it
 	// ended. Only a start, before any run begins, may call it.
 	EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error)
+	// PreferredServers returns, best first, the servers a run of the
+	// collection most likely belongs on: the server most of its examples
+	// were saved from, then the server of its latest run (either may be
+	// missing, or both the same).
+	PreferredServers(ctx context.Context, collectionID int64) ([]int64, error)
 }
 
 // RunRequest says what to run, where and with which values.
@@ -203,6 +208,26 @@ func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(R
 	}
 	run.Finished = time.Now()
 	return run, s.store.FinishRun(store, run)
+}
+
+// DefaultSession picks, among the live sessions, the one a run of the
+// collection starts on: a session of the server its examples came from,
+// else of its latest run's server, else the first. It returns 0 when
+// there is no live session.
+func (s *Collections) DefaultSession(ctx context.Context, collectionID int64, live []Session) (int64, error) {
+	if len(live) == 0 {
+		return 0, nil
+	}
+	preferred, err := s.store.PreferredServers(ctx, collectionID)
+	if err != nil {
+		return 0, err
+	}
+	for _, serverID := range preferred {
+		if i := slices.IndexFunc(live, func(l Session) bool { return l.ServerID == serverID }); i >= 0 {
+			return live[i].ID, nil
+		}
+	}
+	return live[0].ID, nil
 }
 
 // GetRun returns a run of the collection with its results.

@@ -58,6 +58,9 @@ type Example struct {
 	// Captures keep values of the answer as variables for later examples.
 	Captures []Capture
 	Created  time.Time
+	// ServerID is the server it was saved from; 0 when it came from a
+	// file or the server is gone.
+	ServerID int64
 }
 
 // CollectionStore persists collections, their examples and their runs.
@@ -220,8 +223,25 @@ func (s *Collections) Save(ctx context.Context, r SaveRequest) (Collection, Exam
 		return Collection{}, Example{}, err
 	}
 	ex.CollectionID, ex.Name, ex.Description, ex.Created = col.ID, name, strings.TrimSpace(r.Description), time.Now()
+	if ex.ServerID, err = s.frameServer(ctx, r.ResponseFrameID); err != nil {
+		return Collection{}, Example{}, err
+	}
 	ex, err = s.store.AddExample(ctx, ex)
 	return col, ex, err
+}
+
+// frameServer is the server whose session recorded the frame, 0 when the
+// server is gone.
+func (s *Collections) frameServer(ctx context.Context, frameID int64) (int64, error) {
+	f, err := s.frames.GetFrame(ctx, frameID)
+	if err != nil {
+		return 0, err
+	}
+	sess, err := s.sessions.GetSession(ctx, f.SessionID)
+	if err != nil {
+		return 0, err
+	}
+	return sess.ServerID, nil
 }
 
 func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collection, error) {

@@ -100,6 +100,25 @@ func (d *DB) EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error
 	return res.RowsAffected()
 }
 
+// PreferredServers implements backend.RunStore.
+func (d *DB) PreferredServers(ctx context.Context, collectionID int64) ([]int64, error) {
+	var ids []int64
+	err := d.db.SelectContext(ctx, &ids, `
+	SELECT id FROM (
+		SELECT 1 AS rank, server_id AS id FROM (
+			SELECT server_id FROM examples WHERE collection_id = ?1 AND server_id IS NOT NULL
+			GROUP BY server_id ORDER BY COUNT(*) DESC, MAX(id) DESC LIMIT 1)
+		UNION ALL
+		SELECT 2, id FROM (
+			SELECT s.server_id AS id FROM collection_runs r JOIN sessions s ON s.id = r.session_id
+			WHERE r.collection_id = ?1 AND s.server_id IS NOT NULL ORDER BY r.id DESC LIMIT 1)
+	) ORDER BY rank`, collectionID)
+	if err != nil {
+		return nil, fmt.Errorf("store: preferred servers of collection %d: %w", collectionID, err)
+	}
+	return ids, nil
+}
+
 type runResultRow struct {
 	ID              int64         `db:"id"`
 	RunID           int64         `db:"run_id"`
