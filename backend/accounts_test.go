@@ -496,6 +496,8 @@ func TestAPITokens(t *testing.T) {
 	wantField(t, "a token above the request's role", err, "role")
 	_, _, err = e.accounts.CreateToken(ctx, asEditor, "  ", backend.RoleViewer, 0)
 	wantField(t, "a token without a name", err, "name")
+	_, _, err = e.accounts.CreateToken(ctx, asEditor, "ci\x1b]0;owned\x07", backend.RoleViewer, 0)
+	wantField(t, "a token named with control characters", err, "name")
 
 	tok, secret, err := e.accounts.CreateToken(ctx, asEditor, "ci", backend.RoleEditor, 0)
 	if err != nil || !strings.HasPrefix(secret, backend.APITokenPrefix) || !strings.HasPrefix(secret, tok.Prefix) {

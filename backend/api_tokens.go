@@ -41,6 +41,9 @@ func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, ro
 	if name == "" || len(name) > 100 {
 		return APIToken{}, "", invalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
 	}
+	if !printable(name) {
+		return APIToken{}, "", invalidField("name", notPrintable)
+	}
 	if !role.Valid() {
 		return APIToken{}, "", invalidField("role", "Choose admin, editor or viewer.")
 	}

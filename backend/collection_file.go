@@ -66,6 +66,8 @@ type FileExpect struct {
 type FileEnvironment struct {
 	Name   string         `json:"name"`
 	Values []FileEnvValue `json:"values"`
+	// Origins are where its secret values may be sent (Environment.Origins).
+	Origins []string `json:"origins,omitempty"`
 }
 
 // FileEnvValue is one variable of a FileEnvironment.
@@ -198,6 +200,9 @@ func (f CollectionFile) check() error {
 		if err := checkEnvValues(fe.environment().Values); err != nil {
 			return Errorf(EInvalid, "Environment %q: %s", name, ErrorMessageOf(err))
 		}
+		if _, err := checkOrigins(fe.Origins); err != nil {
+			return Errorf(EInvalid, "Environment %q: %s", name, ErrorMessageOf(err))
+		}
 	}
 	return nil
 }
@@ -245,7 +250,7 @@ func isJSONObject(raw json.RawMessage) bool {
 }
 
 func (fe FileEnvironment) environment() Environment {
-	e := Environment{Name: strings.TrimSpace(fe.Name)}
+	e := Environment{Name: strings.TrimSpace(fe.Name), Origins: fe.Origins}
 	for _, v := range fe.Values {
 		e.Values = append(e.Values, EnvValue{Name: strings.TrimSpace(v.Name), Value: v.Value, Secret: v.Secret})
 	}
@@ -277,7 +282,7 @@ func (s *Collections) Export(ctx context.Context, collectionID int64, listing *I
 		f.Examples[i] = fe
 	}
 	for _, e := range envs {
-		fe := FileEnvironment{Name: e.Name, Values: []FileEnvValue{}}
+		fe := FileEnvironment{Name: e.Name, Values: []FileEnvValue{}, Origins: e.Origins}
 		for _, v := range e.Values {
 			fe.Values = append(fe.Values, FileEnvValue{Name: v.Name, Value: v.Value, Secret: v.Secret})
 		}
@@ -303,6 +308,7 @@ func (s *Collections) Import(ctx context.Context, f CollectionFile) (Collection,
 	envs := make([]Environment, len(f.Environments))
 	for i, fe := range f.Environments {
 		envs[i] = fe.environment()
+		envs[i].Origins, _ = checkOrigins(fe.Origins) // checked above
 	}
 	return s.store.ImportCollection(ctx, c, examples, envs)
 }

@@ -37,7 +37,7 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 	}
 	const secret = "file-s3cret"
 	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}); err != nil {
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	listing := &backend.InterfaceListing{Tools: []json.RawMessage{json.RawMessage(`{"name":"echo"}`)}}
@@ -112,6 +112,9 @@ func TestCollectionFileBadInput(t *testing.T) {
 		{"an unknown member", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":[],"extra":1}`, "extra"},
 		{"a wrong type", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":{}}`, "examples"},
 		{"no name", `{"format":"mcp-playground-collection","version":1,"name":" ","examples":[]}`, "name"},
+		{"a collection name with ESC", `{"format":"mcp-playground-collection","version":1,"name":"x\u001b]0;owned\u0007","examples":[]}`, "control characters"},
+		{"an example name with ESC", ex(`{"name":"a\u001b[2J","method":"ping","expect":{"result":{}}}`), "control characters"},
+		{"an environment name with BEL", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":[],"environments":[{"name":"e\u0007","values":[]}]}`, "control characters"},
 		{"duplicate example names", ex(`{"name":"a","method":"ping","expect":{"result":{}}},{"name":"a","method":"ping","expect":{"result":{}}}`), "two examples"},
 		{"no expect", ex(`{"name":"a","method":"ping","expect":{}}`), "expect"},
 		{"both result and error", ex(`{"name":"a","method":"ping","expect":{"result":{},"error":{"code":1}}}`), "expect"},

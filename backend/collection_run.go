@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,10 @@ type Run struct {
 	Total        int       // how many examples it runs
 	Passed       int
 	Failed       int // failures and errors
+	// Interrupted says the playground stopped in the middle of the run
+	// (a crash, a kill): the next start ended it with the results stored
+	// by then, so Done may be less than Total.
+	Interrupted bool
 }
 
 // Done is how many of its examples the run has judged so far.
@@ -64,6 +69,15 @@ type RunStore interface {
 	// ListRunsBefore returns at most limit runs older than the run before
 	// (the newest when before is 0), newest first.
 	ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]Run, error)
+	// EndInterruptedRuns ends every run still going, as interrupted at
+	// at with the counts of its stored results, and says how many it
+	// ended. Only a start, before any run begins, may call it.
+	EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error)
+	// PreferredServers returns, best first, the servers a run of the
+	// collection most likely belongs on: the server most of its examples
+	// were saved from, then the server of its latest run (either may be
+	// missing, or both the same).
+	PreferredServers(ctx context.Context, collectionID int64) ([]int64, error)
 }
 
 // RunRequest says what to run, where and with which values.
@@ -142,9 +156,18 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 	if len(examples) == 0 {
 		return runPlan{}, Errorf(EInvalid, "The collection has no examples to run.")
 	}
-	vars, envName, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
+	vars, env, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
 		return runPlan{}, err
+	}
+	if env.hasSecrets() {
+		dest, err := s.caller.Destinations(req.SessionID)
+		if err != nil {
+			return runPlan{}, err
+		}
+		if err := env.mayGo(dest, slices.ContainsFunc(secrets, func(v string) bool { return v != "" })); err != nil {
+			return runPlan{}, err
+		}
 	}
 	s.caller.HideValues(req.SessionID, secrets)
 	sess, err := s.sessions.GetSession(ctx, req.SessionID)
@@ -152,7 +175,7 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 		return runPlan{}, err
 	}
 	run, err := s.store.CreateRun(ctx, Run{CollectionID: req.CollectionID, SessionID: req.SessionID, ServerName: sess.ServerName,
-		Environment: envName, Started: time.Now(), Total: len(examples)})
+		Environment: env.Name, Started: time.Now(), Total: len(examples)})
 	return runPlan{run: run, examples: examples, vars: vars, hide: Redactor{}.With(secrets...)}, err
 }
 
@@ -185,6 +208,26 @@ func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(R
 	}
 	run.Finished = time.Now()
 	return run, s.store.FinishRun(store, run)
+}
+
+// DefaultSession picks, among the live sessions, the one a run of the
+// collection starts on: a session of the server its examples came from,
+// else of its latest run's server, else the first. It returns 0 when
+// there is no live session.
+func (s *Collections) DefaultSession(ctx context.Context, collectionID int64, live []Session) (int64, error) {
+	if len(live) == 0 {
+		return 0, nil
+	}
+	preferred, err := s.store.PreferredServers(ctx, collectionID)
+	if err != nil {
+		return 0, err
+	}
+	for _, serverID := range preferred {
+		if i := slices.IndexFunc(live, func(l Session) bool { return l.ServerID == serverID }); i >= 0 {
+			return live[i].ID, nil
+		}
+	}
+	return live[0].ID, nil
 }
 
 // GetRun returns a run of the collection with its results.

@@ -58,6 +58,9 @@ type Example struct {
 	// Captures keep values of the answer as variables for later examples.
 	Captures []Capture
 	Created  time.Time
+	// ServerID is the server it was saved from; 0 when it came from a
+	// file or the server is gone.
+	ServerID int64
 }
 
 // CollectionStore persists collections, their examples and their runs.
@@ -113,12 +116,16 @@ type Collections struct {
 	running sync.WaitGroup
 }
 
-// Caller sends a request on a live session, names its tools and hides
-// secret values in what it records; *Pool implements it.
+// Caller sends a request on a live session, names its tools, says where
+// the session sends and hides secret values in what it records; *Pool
+// implements it.
 type Caller interface {
 	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error)
 	Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error)
 	HideValues(sessionID int64, values []string)
+	// Destinations are where the live session sessionID sends what it is
+	// given (see Destinations); EConflict when it is not connected.
+	Destinations(sessionID int64) ([]string, error)
 }
 
 // NewCollections returns the service. Examples are saved from the stored
@@ -141,6 +148,8 @@ func checkName(name, field, what string) (string, error) {
 		return "", invalidField(field, "Give the "+what+" a name.")
 	case utf8.RuneCountInString(name) > maxNameLen:
 		return "", invalidField(field, "Keep the name under 100 characters.")
+	case !printable(name):
+		return "", invalidField(field, notPrintable)
 	}
 	return name, nil
 }
@@ -214,8 +223,25 @@ func (s *Collections) Save(ctx context.Context, r SaveRequest) (Collection, Exam
 		return Collection{}, Example{}, err
 	}
 	ex.CollectionID, ex.Name, ex.Description, ex.Created = col.ID, name, strings.TrimSpace(r.Description), time.Now()
+	if ex.ServerID, err = s.frameServer(ctx, r.ResponseFrameID); err != nil {
+		return Collection{}, Example{}, err
+	}
 	ex, err = s.store.AddExample(ctx, ex)
 	return col, ex, err
+}
+
+// frameServer is the server whose session recorded the frame, 0 when the
+// server is gone.
+func (s *Collections) frameServer(ctx context.Context, frameID int64) (int64, error) {
+	f, err := s.frames.GetFrame(ctx, frameID)
+	if err != nil {
+		return 0, err
+	}
+	sess, err := s.sessions.GetSession(ctx, f.SessionID)
+	if err != nil {
+		return 0, err
+	}
+	return sess.ServerID, nil
 }
 
 func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collection, error) {

@@ -118,6 +118,17 @@ func TestCollectionEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{"a\x1b[2J", "bell\x07", "two\nlines", "rtl\u202eexe"} {
+		if _, err := cols.Create(ctx, name, ""); backend.ErrorCodeOf(err) != backend.EInvalid || !strings.Contains(backend.ErrorMessageOf(err), "control characters") {
+			t.Errorf("Create(%q) = %v, want EInvalid", name, err)
+		}
+		if err := cols.Rename(ctx, a.ID, name, ""); backend.ErrorCodeOf(err) != backend.EInvalid {
+			t.Errorf("Rename(%q) = %v, want EInvalid", name, err)
+		}
+		if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: a.ID, Name: name}, backend.RoleEditor); backend.ErrorCodeOf(err) != backend.EInvalid {
+			t.Errorf("SaveEnvironment(%q) = %v, want EInvalid", name, err)
+		}
+	}
 	if _, err := cols.Create(ctx, "a", ""); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("duplicate name = %v, want EConflict", err)
 	}
@@ -230,8 +241,8 @@ func TestCollectionVariables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hi", Secret: true}}})
+	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev", Origins: []string{backend.StdioDestination},
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hi", Secret: true}}}, backend.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,8 +382,8 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^nothing$"}}}); err != nil {
 		t.Fatal(err)
 	}
-	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
-		Values: []backend.EnvValue{{Name: "token", Value: "tok-s3cret-42", Secret: true}}})
+	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod", Origins: []string{backend.StdioDestination},
+		Values: []backend.EnvValue{{Name: "token", Value: "tok-s3cret-42", Secret: true}}}, backend.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,9 @@ type Environment struct {
 	CollectionID int64
 	Name         string
 	Values       []EnvValue // by name
+	// Origins are where its secret values may be sent (see
+	// environment_origins.go); none lets stored secrets go nowhere.
+	Origins []string
 }
 
 // EnvValue is one variable of an environment. A secret's value is stored
@@ -51,10 +54,14 @@ func (s *Collections) Environment(ctx context.Context, collectionID, id int64) (
 	return s.store.GetEnvironment(ctx, collectionID, id)
 }
 
-// SaveEnvironment checks and stores an environment (new when e.ID is 0).
-// A secret whose value is left empty keeps its stored value. Bad input is
-// an EInvalid *Error whose Fields name "name" or "values".
-func (s *Collections) SaveEnvironment(ctx context.Context, e Environment) (Environment, error) {
+// SaveEnvironment checks and stores an environment (new when e.ID is 0)
+// for someone with the role who. A secret whose value is left empty keeps
+// its stored value, unless the save lets the secrets go to an origin they
+// could not go to before and who is not an admin: then every stored
+// secret must be typed again, so that only someone who knows a secret
+// sends it somewhere new. Bad input is an EInvalid *Error whose Fields
+// name "name", "values" or "origins".
+func (s *Collections) SaveEnvironment(ctx context.Context, e Environment, who Role) (Environment, error) {
 	name, err := checkName(e.Name, "name", "environment")
 	if err != nil {
 		return Environment{}, err
@@ -66,7 +73,37 @@ func (s *Collections) SaveEnvironment(ctx context.Context, e Environment) (Envir
 	if err := checkEnvValues(e.Values); err != nil {
 		return Environment{}, err
 	}
+	if e.Origins, err = checkOrigins(e.Origins); err != nil {
+		return Environment{}, err
+	}
+	if e.ID != 0 && who != RoleAdmin {
+		if err := s.checkWidening(ctx, e); err != nil {
+			return Environment{}, err
+		}
+	}
 	return s.store.SaveEnvironment(ctx, e)
+}
+
+// checkWidening refuses a save of e that would keep a stored secret value
+// while allowing an origin the stored environment does not.
+func (s *Collections) checkWidening(ctx context.Context, e Environment) error {
+	prev, err := s.store.GetEnvironment(ctx, e.CollectionID, e.ID)
+	if err != nil {
+		return err
+	}
+	if !widens(prev.Origins, e.Origins) {
+		return nil
+	}
+	values, err := s.store.EnvironmentValues(ctx, e.CollectionID, e.ID)
+	if err != nil {
+		return err
+	}
+	for _, v := range e.Values {
+		if v.Secret && v.Value == "" && values[v.Name] != "" {
+			return invalidField("origins", fmt.Sprintf("Type the secret value of %s again to send it to a new origin: only an admin may send stored secrets somewhere new.", v.Name))
+		}
+	}
+	return nil
 }
 
 // checkEnvValues reports a bad or repeated variable name as an EInvalid
@@ -91,20 +128,18 @@ func (s *Collections) DeleteEnvironment(ctx context.Context, collectionID, id in
 }
 
 // runVariables are the variables a run starts with: the environment's
-// values (none when envID is 0), then extra, which win; with the name of
-// the environment and its secret values.
-func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (vars Variables, envName string, secrets []string, err error) {
+// values (none when envID is 0), then extra, which win; with the
+// environment (zero when envID is 0) and its secret values.
+func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (vars Variables, env Environment, secrets []string, err error) {
 	vars = Variables{}
 	if envID != 0 {
-		env, err := s.store.GetEnvironment(ctx, collectionID, envID)
-		if err != nil {
-			return nil, "", nil, err
+		if env, err = s.store.GetEnvironment(ctx, collectionID, envID); err != nil {
+			return nil, Environment{}, nil, err
 		}
 		values, err := s.store.EnvironmentValues(ctx, collectionID, envID)
 		if err != nil {
-			return nil, "", nil, err
+			return nil, Environment{}, nil, err
 		}
-		envName = env.Name
 		for _, v := range env.Values {
 			vars[v.Name], _ = json.Marshal(values[v.Name])
 			if v.Secret {
@@ -115,7 +150,7 @@ func (s *Collections) runVariables(ctx context.Context, collectionID, envID int6
 	for k, v := range extra {
 		vars[k], _ = json.Marshal(v)
 	}
-	return vars, envName, secrets, nil
+	return vars, env, secrets, nil
 }
 
 // invalidField is an EInvalid *Error about one form field.

@@ -86,6 +86,10 @@ type OAuthStore interface {
 	CreateOAuthFlow(ctx context.Context, f OAuthFlow) (int64, error)
 	// EndOAuthFlow stores how the flow ended.
 	EndOAuthFlow(ctx context.Context, id int64, status OAuthFlowStatus, issuer, reason string, at time.Time) error
+	// EndRunningOAuthFlows fails every flow still running, with reason,
+	// and says how many it ended. Only a start, before any sign-in
+	// begins, may call it.
+	EndRunningOAuthFlows(ctx context.Context, reason string, at time.Time) (int64, error)
 	// AddOAuthStep appends a step to its flow (its Seq is assigned) and
 	// returns its id.
 	AddOAuthStep(ctx context.Context, s OAuthStep) (int64, error)

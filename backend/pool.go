@@ -43,13 +43,14 @@ type Pool struct {
 }
 
 type liveSession struct {
-	session     Session
-	client      *mcpclient.Client
-	redact      atomic.Pointer[Redactor] // hides the server's secrets, and those HideValues adds, in frames and close reasons
-	closing     chan struct{}            // closed by requestClose
-	closeOnce   sync.Once
-	closeReason string        // set once, before closing is closed
-	ended       chan struct{} // closed once the session's end is stored
+	session      Session
+	destinations []string // where it sends: Destinations of the server as it connected
+	client       *mcpclient.Client
+	redact       atomic.Pointer[Redactor] // hides the server's secrets, and those HideValues adds, in frames and close reasons
+	closing      chan struct{}            // closed by requestClose
+	closeOnce    sync.Once
+	closeReason  string        // set once, before closing is closed
+	ended        chan struct{} // closed once the session's end is stored
 
 	toolsMu    sync.Mutex
 	tools      []mcpclient.Tool // nil until first listed
@@ -125,7 +126,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		return Session{}, err
 	}
 	sessionID := sess.ID
-	ls := &liveSession{closing: make(chan struct{}), ended: make(chan struct{}), revision: newRevisionTaking(),
+	ls := &liveSession{destinations: Destinations(srv), closing: make(chan struct{}), ended: make(chan struct{}), revision: newRevisionTaking(),
 		publish: func(e Event) { e.SessionID = sessionID; p.hub.Publish(e) }}
 	redact := NewRedactor(srv)
 	ls.redact.Store(&redact)
@@ -418,6 +419,16 @@ func (p *Pool) HideValues(sessionID int64, values []string) {
 			return
 		}
 	}
+}
+
+// Destinations implements Caller: where the live session sends, from the
+// server's settings when it connected (an edit since does not move it).
+func (p *Pool) Destinations(sessionID int64) ([]string, error) {
+	ls, err := p.get(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return ls.destinations, nil
 }
 
 // CallResult is the outcome of a request that got a response.

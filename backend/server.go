@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -203,10 +202,8 @@ func nameProblem(name string) string {
 	case n > MaxServerNameLen:
 		return fmt.Sprintf("Name is at most %d characters; this one has %d.", MaxServerNameLen, n)
 	}
-	for _, r := range name {
-		if !unicode.IsGraphic(r) {
-			return "Name must be printable text: no line breaks, tabs or other control characters."
-		}
+	if !printable(name) {
+		return "Name must be printable text: no line breaks, tabs or other control characters."
 	}
 	return ""
 }

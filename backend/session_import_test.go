@@ -149,6 +149,8 @@ func TestSessionImportStoresNothingOnError(t *testing.T) {
 		{"a frame no recording has", fileFrames(append(file[:len(file):len(file)], bad), nil), backend.EInvalid, nil},
 		{"a repeated frame", fileFrames(append(file[:len(file):len(file)], file[7]), nil), backend.EInvalid, nil},
 		{"no frames", fileFrames(nil, nil), backend.EInvalid, nil},
+		{"a server name with ESC", fileFrames(append(file[:len(file):len(file)],
+			importedFrame(1, 9999, 0, at, mcpclient.Inbound, backend.RPCNotification, "ping", `{}`, "srv\x1b]0;owned\x07")), nil), backend.EInvalid, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := im.Import(ctx, "bad.ndjson", at, tc.seq)

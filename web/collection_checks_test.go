@@ -202,7 +202,7 @@ func TestEnvironments(t *testing.T) {
 		}
 	})
 
-	newEnv := url.Values{"name": {"<b>staging</b>"}, "v_name": {"token", "<i>x</i>", "text", ""}, "v_value": {secret, "", "<script>alert(2)</script>", ""}, "v_secret": {"0"}}
+	newEnv := url.Values{"name": {"<b>staging</b>"}, "v_name": {"token", "<i>x</i>", "text", ""}, "v_value": {secret, "", "<script>alert(2)</script>", ""}, "v_secret": {"0"}, "origins": {"stdio"}}
 	if r := f.d.postForm(t, envs, newEnv); r.Status != http.StatusForbidden {
 		t.Errorf("without the CSRF token: %d, want 403", r.Status)
 	}
@@ -237,7 +237,7 @@ func TestEnvironments(t *testing.T) {
 	envID := envPath[strings.LastIndex(envPath, "/")+1:]
 
 	// Edit: rename, keep the secret by leaving it empty.
-	if r := f.post(t, envPath, url.Values{"name": {"staging"}, "v_name": {"token", "text"}, "v_value": {"", "plain"}, "v_secret": {"0"}}); r.Status != http.StatusSeeOther {
+	if r := f.post(t, envPath, url.Values{"name": {"staging"}, "v_name": {"token", "text"}, "v_value": {"", "plain"}, "v_secret": {"0"}, "origins": {"stdio"}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("edit: %d\n%s", r.Status, r.Body)
 	}
 	// The example sends the secret; its assertion checks it arrived.
@@ -251,6 +251,22 @@ func TestEnvironments(t *testing.T) {
 	}
 	if strings.Contains(report, secret) {
 		t.Error("the run's report shows the secret")
+	}
+	// Its secrets may go only to the origins listed: a run elsewhere is
+	// refused on the collection's page, and a bad origin at its field.
+	if r := f.post(t, envPath, url.Values{"name": {"staging"}, "v_name": {"token", "text"}, "v_value": {"", "plain"}, "v_secret": {"0"}, "origins": {"https://prod.example\n"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("edit the origins: %d\n%s", r.Status, r.Body)
+	}
+	if page := f.d.get(t, f.colPath).Body; !strings.Contains(page, `Secrets go only to <span class="mono">https://prod.example</span>`) {
+		t.Errorf("the environment does not say where its secrets go")
+	}
+	if r := f.post(t, f.colPath+"/run", url.Values{"session": {fmt.Sprint(f.session)}, "environment": {envID}}); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.Body, "sends its secret values only to https://prod.example; this session&#39;s server is reached at stdio") {
+		t.Errorf("a run on a server the environment does not list: %d\n%s", r.Status, r.Body)
+	}
+	if r := f.post(t, envPath, url.Values{"name": {"staging"}, "v_name": {"token"}, "v_value": {""}, "v_secret": {"0"}, "origins": {"<script>x</script>"}}); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.Body, `data-testid="error-origins"`) || strings.Contains(r.Body, "<script>x") {
+		t.Errorf("a bad origin: %d, want 422 at the field, escaped", r.Status)
 	}
 	if r := f.post(t, envs, url.Values{"name": {"staging"}}); r.Status != http.StatusConflict && r.Status != http.StatusUnprocessableEntity ||
 		!strings.Contains(r.Body, `data-testid="error-name"`) {

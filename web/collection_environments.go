@@ -13,7 +13,8 @@ import (
 
 // environmentOf reads an environment form: rows post as the parallel
 // lists v_name and v_value, and v_secret lists the indexes of the secret
-// rows; a row with neither name nor value is ignored.
+// rows; a row with neither name nor value is ignored. origins holds the
+// places its secrets may go, one a line.
 func environmentOf(c echo.Context, collectionID, envID int64) (backend.Environment, error) {
 	values, err := c.FormParams()
 	if err != nil {
@@ -25,7 +26,7 @@ func environmentOf(c echo.Context, collectionID, envID int64) (backend.Environme
 			secret[i] = true
 		}
 	}
-	e := backend.Environment{ID: envID, CollectionID: collectionID, Name: values.Get("name")}
+	e := backend.Environment{ID: envID, CollectionID: collectionID, Name: values.Get("name"), Origins: strings.Split(values.Get("origins"), "\n")}
 	for i, name := range values["v_name"] {
 		v := backend.EnvValue{Name: strings.TrimSpace(name), Value: nth(values["v_value"], i), Secret: secret[i]}
 		if v.Name == "" && v.Value == "" {
@@ -54,7 +55,8 @@ func (s *Server) saveEnvironment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.deps.Collections.SaveEnvironment(c.Request().Context(), e)
+	p, _ := principalOf(c)
+	_, err = s.deps.Collections.SaveEnvironment(c.Request().Context(), e, p.Role)
 	if fields := fieldsOf(err); fields != nil {
 		form := views.EnvironmentFormOf(e)
 		form.Errors, form.Message = fields, messageOf(err)

@@ -92,6 +92,9 @@ func (s *Server) renderCollection(c echo.Context, status int, id int64, adjust f
 	if d.Environments, err = s.deps.Collections.Environments(ctx, id); err != nil {
 		return err
 	}
+	if d.DefaultSession, err = s.deps.Collections.DefaultSession(ctx, id, d.Sessions); err != nil {
+		return err
+	}
 	adjust(&d)
 	return render(c, status, views.CollectionPage(page(c, col.Name), d))
 }

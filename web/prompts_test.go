@@ -203,6 +203,26 @@ func TestPromptsSection(t *testing.T) {
 		}
 	})
 
+	t.Run("saved to a collection and run", func(t *testing.T) {
+		r := d.htmxPost(t, getPath, token, url.Values{"_prompt": {"greet"}, "arg.name": {"Ann"}, "arg.style": {"warm"}})
+		m := saveFrameRe.FindStringSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("the prompt's messages have no Save to collection control:\n%s", r.Body)
+		}
+		r = d.htmxPost(t, "/collections/save", token, url.Values{"frame": {m[1]}, "collection": {"0"}, "new_collection": {"prompts"}, "name": {"greet Ann"}})
+		cm := collectionRe.FindStringSubmatch(r.Body)
+		if cm == nil || !strings.Contains(r.Body, `data-testid="saved-example"`) {
+			t.Fatalf("save the prompt's answer: %d\n%s", r.Status, r.Body)
+		}
+		r = d.postForm(t, "/collections/"+cm[1]+"/run", url.Values{"_csrf": {token}, "session": {fmt.Sprint(sessionID)}, "example": {"0"}})
+		if r.Status != http.StatusSeeOther {
+			t.Fatalf("run: %d\n%s", r.Status, r.Body)
+		}
+		if report := d.finishedReport(t, r.Header.Get("Location")); !strings.Contains(report, "1 passed, 0 failed") {
+			t.Errorf("the saved prompts/get does not pass again:\n%s", report)
+		}
+	})
+
 	t.Run("JSON-RPC error on the card", func(t *testing.T) {
 		r := d.htmxPost(t, getPath, token, url.Values{"_prompt": {"broken"}})
 		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-outcome="rpc-error"`) || !strings.Contains(r.Body, "broken on purpose") ||

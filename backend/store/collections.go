@@ -138,16 +138,17 @@ type exampleRow struct {
 	AssertOnly    bool           `db:"assertions_only"`
 	Captures      string         `db:"captures"`
 	CreatedAt     int64          `db:"created_at"`
+	ServerID      sql.NullInt64  `db:"server_id"`
 }
 
 const exampleColumns = `SELECT id, collection_id, position, name, description, method, params,
-	snapshot_kind, snapshot, volatile, expect_is_error, assertions, assertions_only, captures, created_at FROM examples`
+	snapshot_kind, snapshot, volatile, expect_is_error, assertions, assertions_only, captures, created_at, server_id FROM examples`
 
 func (r exampleRow) example() (backend.Example, error) {
 	e := backend.Example{
 		ID: r.ID, CollectionID: r.CollectionID, Position: r.Position, Name: r.Name, Description: r.Description,
 		Method: r.Method, SnapshotKind: backend.SnapshotKind(r.SnapshotKind), Snapshot: json.RawMessage(r.Snapshot),
-		ExpectIsError: r.ExpectIsError, AssertionsOnly: r.AssertOnly, Created: fromUnixNano(r.CreatedAt),
+		ExpectIsError: r.ExpectIsError, AssertionsOnly: r.AssertOnly, Created: fromUnixNano(r.CreatedAt), ServerID: r.ServerID.Int64,
 	}
 	if r.Params.Valid {
 		e.Params = json.RawMessage(r.Params.String)
@@ -219,11 +220,11 @@ func insertExample(ctx context.Context, q sqlx.QueryerContext, e backend.Example
 	var id int64
 	err = sqlx.GetContext(ctx, q, &id, `
 	INSERT INTO examples (collection_id, position, name, description, method, params, snapshot_kind, snapshot, volatile,
-		expect_is_error, assertions, assertions_only, captures, created_at)
-	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		expect_is_error, assertions, assertions_only, captures, created_at, server_id)
+	VALUES (?1, (SELECT COALESCE(MAX(position), 0) + 1 FROM examples WHERE collection_id = ?1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	RETURNING id`,
 		e.CollectionID, e.Name, e.Description, e.Method, nullJSON(e.Params), string(e.SnapshotKind), string(e.Snapshot),
-		vol, e.ExpectIsError, assertions, e.AssertionsOnly, captures, unixNano(e.Created))
+		vol, e.ExpectIsError, assertions, e.AssertionsOnly, captures, unixNano(e.Created), sql.NullInt64{Int64: e.ServerID, Valid: e.ServerID != 0})
 	if err != nil {
 		return 0, exampleNameConflict(e.Name, err)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -25,10 +26,11 @@ type envValueRow struct {
 // ListEnvironments implements backend.EnvironmentStore.
 func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backend.Environment, error) {
 	var envs []struct {
-		ID   int64  `db:"id"`
-		Name string `db:"name"`
+		ID      int64  `db:"id"`
+		Name    string `db:"name"`
+		Origins string `db:"origins"`
 	}
-	if err := d.db.SelectContext(ctx, &envs, `SELECT id, name FROM environments WHERE collection_id = ? ORDER BY name`, collectionID); err != nil {
+	if err := d.db.SelectContext(ctx, &envs, `SELECT id, name, origins FROM environments WHERE collection_id = ? ORDER BY name`, collectionID); err != nil {
 		return nil, fmt.Errorf("store: environments of collection %d: %w", collectionID, err)
 	}
 	var values []envValueRow
@@ -41,6 +43,9 @@ func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backen
 	index := map[int64]int{}
 	for i, e := range envs {
 		out[i] = backend.Environment{ID: e.ID, CollectionID: collectionID, Name: e.Name}
+		if err := json.Unmarshal([]byte(e.Origins), &out[i].Origins); err != nil {
+			return nil, fmt.Errorf("store: origins of environment %d: %w", e.ID, err)
+		}
 		index[e.ID] = i
 	}
 	for _, v := range values {
@@ -95,11 +100,15 @@ func (d *DB) saveEnvironment(ctx context.Context, tx *sqlx.Tx, e backend.Environ
 	if err != nil {
 		return 0, err
 	}
+	origins, err := jsonList(e.Origins)
+	if err != nil {
+		return 0, fmt.Errorf("store: save environment: %w", err)
+	}
 	if e.ID == 0 {
-		err = tx.GetContext(ctx, &e.ID, `INSERT INTO environments (collection_id, name) VALUES (?, ?) RETURNING id`, e.CollectionID, e.Name)
+		err = tx.GetContext(ctx, &e.ID, `INSERT INTO environments (collection_id, name, origins) VALUES (?, ?, ?) RETURNING id`, e.CollectionID, e.Name, origins)
 	} else {
 		var res sql.Result
-		if res, err = tx.ExecContext(ctx, `UPDATE environments SET name = ? WHERE collection_id = ? AND id = ?`, e.Name, e.CollectionID, e.ID); err == nil {
+		if res, err = tx.ExecContext(ctx, `UPDATE environments SET name = ?, origins = ? WHERE collection_id = ? AND id = ?`, e.Name, origins, e.CollectionID, e.ID); err == nil {
 			err = mustAffect(res, "Environment %d does not exist in this collection.", e.ID)
 		}
 	}

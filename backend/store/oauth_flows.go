@@ -90,6 +90,16 @@ func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status backend.OAuthFlo
 	return nil
 }
 
+// EndRunningOAuthFlows implements backend.OAuthStore.
+func (d *DB) EndRunningOAuthFlows(ctx context.Context, reason string, at time.Time) (int64, error) {
+	res, err := d.db.ExecContext(ctx, `UPDATE oauth_flows SET status = ?, err = ?, ended_at = ? WHERE status = ?`,
+		string(backend.OAuthFlowFailed), reason, unixNano(at), string(backend.OAuthFlowRunning))
+	if err != nil {
+		return 0, fmt.Errorf("store: end running OAuth flows: %w", err)
+	}
+	return res.RowsAffected()
+}
+
 // maxRenewalSteps is how many token renewals (refreshes, client
 // credentials grants) a flow keeps: a grant renewed every hour for a year
 // would otherwise grow its flow, and the debugger page, without bound.

@@ -23,11 +23,12 @@ type runRow struct {
 	Failed       int           `db:"failed"`
 	Total        int           `db:"total"`
 	Environment  string        `db:"environment"`
+	Interrupted  bool          `db:"interrupted"`
 }
 
 func (r runRow) run() backend.Run {
 	run := backend.Run{ID: r.ID, CollectionID: r.CollectionID, SessionID: r.SessionID.Int64, ServerName: r.ServerName,
-		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed, Total: r.Total, Environment: r.Environment}
+		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed, Total: r.Total, Environment: r.Environment, Interrupted: r.Interrupted}
 	if r.FinishedAt.Valid {
 		run.Finished = fromUnixNano(r.FinishedAt.Int64)
 	}
@@ -39,7 +40,7 @@ func (r runRow) run() backend.Run {
 const runColumns = `SELECT id, collection_id, session_id, server_name, started_at, finished_at,
 	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome = 'pass') ELSE passed END AS passed,
 	CASE WHEN finished_at IS NULL THEN (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome <> 'pass') ELSE failed END AS failed,
-	total, environment
+	total, environment, interrupted
 	FROM collection_runs`
 
 // CreateRun implements backend.RunStore.
@@ -85,6 +86,37 @@ func (d *DB) FinishRun(ctx context.Context, r backend.Run) error {
 		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
 	}
 	return mustAffect(res, "Run %d does not exist.", r.ID)
+}
+
+// EndInterruptedRuns implements backend.RunStore.
+func (d *DB) EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error) {
+	res, err := d.db.ExecContext(ctx, `UPDATE collection_runs SET finished_at = ?, interrupted = 1,
+		passed = (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome = 'pass'),
+		failed = (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome <> 'pass')
+		WHERE finished_at IS NULL`, unixNano(at))
+	if err != nil {
+		return 0, fmt.Errorf("store: end interrupted runs: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// PreferredServers implements backend.RunStore.
+func (d *DB) PreferredServers(ctx context.Context, collectionID int64) ([]int64, error) {
+	var ids []int64
+	err := d.db.SelectContext(ctx, &ids, `
+	SELECT id FROM (
+		SELECT 1 AS rank, server_id AS id FROM (
+			SELECT server_id FROM examples WHERE collection_id = ?1 AND server_id IS NOT NULL
+			GROUP BY server_id ORDER BY COUNT(*) DESC, MAX(id) DESC LIMIT 1)
+		UNION ALL
+		SELECT 2, id FROM (
+			SELECT s.server_id AS id FROM collection_runs r JOIN sessions s ON s.id = r.session_id
+			WHERE r.collection_id = ?1 AND s.server_id IS NOT NULL ORDER BY r.id DESC LIMIT 1)
+	) ORDER BY rank`, collectionID)
+	if err != nil {
+		return nil, fmt.Errorf("store: preferred servers of collection %d: %w", collectionID, err)
+	}
+	return ids, nil
 }
 
 type runResultRow struct {

@@ -96,10 +96,11 @@ func TestBrowserCollectionChecks(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(envNew+` [data-testid="env-row"]:nth-child(2) [data-testid="env-var-name"]`)))
 	p.typeInto(envNew+` [data-testid="env-row"]:nth-child(2) [data-testid="env-var-name"]`, "unit")
 	p.typeInto(envNew+` [data-testid="env-row"]:nth-child(2) [data-testid="env-var-value"]`, "celsius")
+	p.typeInto(envNew+` [data-testid="environment-origins"]`, "stdio") // the demo server's
 	p.do("create the environment", "main",
 		chromedp.Click(chromedp.CSS(envNew+` [data-testid="environment-save"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="environment"][data-env-name="staging"]`)))
-	if got := p.text(`[data-testid="environment"]`); !strings.Contains(got, "•••• (secret)") || !strings.Contains(got, "celsius") {
+	if got := p.text(`[data-testid="environment"]`); !strings.Contains(got, "•••• (secret)") || !strings.Contains(got, "celsius") || !strings.Contains(got, "Secrets go only to stdio") {
 		t.Errorf("the environment reads %q", got)
 	}
 	if e2eEval[bool](p, "look for the secret", "", `document.documentElement.outerHTML.includes(`+e2eJS(secret)+`)`) {

@@ -328,7 +328,7 @@ func TestSIGKILLWhileRecording(t *testing.T) {
 	if after.Status != "closed" || after.CloseReason != "the playground stopped while the session was open" {
 		t.Errorf("after the restart the session is %q (%q)", after.Status, after.CloseReason)
 	}
-	if !strings.Contains(s2.Log.String(), `msg="closed sessions left open by the last run" count=1`) {
+	if !strings.Contains(s2.Log.String(), `msg="ended what the last run left going" sessions=1`) {
 		t.Errorf("the restarted dashboard did not log the session it closed:\n%s", s2.Log.String())
 	}
 }

@@ -17,9 +17,15 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "playground:", err)
+		printError(os.Stderr, err)
 		os.Exit(exitStatus(err))
 	}
+}
+
+// printError writes the error a command ended with to w, escaped as the
+// commands' own output is (see terminalWriter): it often quotes a server.
+func printError(w io.Writer, err error) {
+	fmt.Fprintln(newTerminalWriter(w), "playground:", err)
 }
 
 const usage = `Usage: playground [command] [flags]
@@ -45,11 +51,18 @@ Run "playground COMMAND -h" for a command's flags.
 `
 
 // run dispatches to a subcommand; it returns when the command is done or
-// ctx is cancelled.
+// ctx is cancelled. The commands that print for people print through a
+// terminalWriter, so that names and answers with control characters
+// cannot drive the terminal; serve logs with slog, which quotes them, and
+// demo-server speaks MCP on stdout.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "call", "run", "key", "backup", "user", "servers", "token":
+		stdout, stderr = newTerminalWriter(stdout), newTerminalWriter(stderr)
 	}
 	switch cmd {
 	case "serve":

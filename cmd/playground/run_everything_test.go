@@ -112,7 +112,7 @@ func recordEverythingCollection(t *testing.T, node, script string) (f backend.Co
 		}
 	}
 	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "ci",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hello"}, {Name: "TOKEN", Value: "recorded-secret", Secret: true}}}); err != nil {
+		Values: []backend.EnvValue{{Name: "greeting", Value: "hello"}, {Name: "TOKEN", Value: "recorded-secret", Secret: true}}}, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	if err := pool.AwaitRevision(ctx, sess.ID); err != nil {

@@ -42,10 +42,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	if n, err := db.EndLiveSessions(ctx, "the playground stopped while the session was open", time.Now()); err != nil {
+	if err := endInterrupted(ctx, db, log); err != nil {
 		return err
-	} else if n > 0 {
-		log.Info("closed sessions left open by the last run", "count", n)
 	}
 
 	accounts, err := backend.NewAccounts(db)

@@ -1,0 +1,19 @@
+package backend
+
+import "unicode"
+
+// printable reports whether s holds only graphic characters and spaces:
+// no control character (ESC, BEL, a line break, a tab), no format
+// character (such as a bidirectional override). A name that passes shows
+// as itself on a page and on a terminal.
+func printable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsGraphic(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// notPrintable is what a name field says when printable refuses it.
+const notPrintable = "Use printable text: no line breaks, tabs or other control characters."
