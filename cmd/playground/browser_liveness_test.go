@@ -15,30 +15,36 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestBrowserServersThatGoAway connects a Streamable HTTP server (the
-// official Go SDK's, in process) and a stdio server, opens the sessions
-// list, then closes the first: without a reload, the top bar stops listing
+// TestBrowserServersThatGoAway connects two Streamable HTTP servers (the
+// official Go SDK's, in process) and a stdio server. One HTTP server is
+// closed under its page, which says that the session ended and why. On the
+// sessions list, the other is closed: without a reload, the top bar stops listing
 // it and its row says that the session closed and why. On the servers
 // list, the second is killed: the top bar empties and its row turns
 // disconnected, with Connect. When PLAYGROUND_SCREENSHOT_DIR is set,
-// screenshots go there (servers-gone.png, servers-list-gone.png and their
+// screenshots go there (server-page-gone.png, servers-gone.png, servers-list-gone.png and their
 // -full versions). It needs PLAYGROUND_CHROMIUM.
 func TestBrowserServersThatGoAway(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
 
 	sdk := mcp.NewServer(&mcp.Implementation{Name: "sdk-http", Version: "1"}, nil)
-	httpServer := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk }, nil))
-	t.Cleanup(func() {
-		httpServer.CloseClientConnections()
-		httpServer.Close()
-	})
+	startHTTP := func() *httptest.Server {
+		hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdk }, nil))
+		t.Cleanup(func() {
+			hs.CloseClientConnections()
+			hs.Close()
+		})
+		return hs
+	}
+	httpServer, watchedServer := startHTTP(), startHTTP()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	httpID := srv.apiCreateServer(t, map[string]any{"name": "Going HTTP", "transport": "http", "url": httpServer.URL + "/mcp"})
+	watchedID := srv.apiCreateServer(t, map[string]any{"name": "Watched HTTP", "transport": "http", "url": watchedServer.URL + "/mcp"})
 	stdioID := srv.apiCreateServer(t, map[string]any{"name": "Killed stdio", "transport": "stdio", "command": "sh",
 		"args": []string{"-c", `echo $$ > "$0"; exec "$1" demo-server`, pidFile, srv.Bin}})
 	sessionOf := map[int64]int64{}
-	for _, id := range []int64{httpID, stdioID} {
+	for _, id := range []int64{httpID, stdioID, watchedID} {
 		var out struct {
 			ID int64 `json:"id"`
 		}
@@ -47,6 +53,19 @@ func TestBrowserServersThatGoAway(t *testing.T) {
 	}
 
 	const bar = `[data-testid="connected-servers"]`
+	// The server's own page says that its session ended, and why.
+	e2eNavigate(p, "open the watched server's page", fmt.Sprintf("%s/servers/%d", srv.URL, watchedID), `[data-testid="traffic-panel"]`)
+	p.waitLive()
+	watchedServer.CloseClientConnections()
+	watchedServer.Close()
+	p.waitJS("the watched server's page says its session ended", "main", `(() => {
+		const ended = document.querySelector('[data-testid="session-ended"]');
+		return !!ended && ended.textContent.includes("server went away: the server is gone") &&
+			!document.querySelector('`+bar+`').textContent.includes("Watched HTTP"); })()`)
+	if shots != "" {
+		p.screenshot(shots, "server-page-gone", `[data-testid="session-ended"]`)
+	}
+
 	e2eNavigate(p, "open the sessions list", srv.URL+"/sessions", `[data-testid="session-list"]`)
 	for _, name := range []string{"Going HTTP", "Killed stdio"} {
 		if got := p.text(bar); !strings.Contains(got, name) {
