@@ -253,3 +253,29 @@ func TestAppsBridge(t *testing.T) {
 		return calls == 2
 	})
 }
+
+// TestAppOnIPv6DashboardSaysWhy calls an app's tool on a dashboard reached
+// at [::1]: no Content-Security-Policy can let that page frame the app, so
+// the outcome says so and how to reach the dashboard instead, in place of
+// a frame that the browser would refuse to show.
+func TestAppOnIPv6DashboardSaysWhy(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "apps", "transport": "http", "url": mustAppServer(t)})
+	sess := d.MustAPISession(t, srv.ID)
+	csrf := d.MustCSRF(t)
+	req := d.newRequest(t, http.MethodPost, fmt.Sprintf("/sessions/%d/tools/call", sess.ID), strings.NewReader(url.Values{"_csrf": {csrf}, "_tool": {"show"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	// The client's jar would pick cookies by the Host below: the browser's
+	// cookies are added by hand.
+	for _, ck := range d.client.Jar.Cookies(req.URL) {
+		req.AddCookie(ck)
+	}
+	req.Host = "[::1]:" + strings.Split(d.Host, ":")[1]
+	r := d.doWith(t, http.DefaultClient, req)
+	if r.Status != http.StatusOK {
+		t.Fatalf("calling show at %s: %d\n%s", req.Host, r.Status, r.Body)
+	}
+	if appSrcRE.MatchString(r.Body) || !strings.Contains(r.Body, `data-testid="app-error"`) || !strings.Contains(r.Body, "Open the dashboard at localhost or 127.0.0.1 instead.") {
+		t.Errorf("at %s the outcome frames the app or does not say why it cannot:\n%s", req.Host, r.Body)
+	}
+}
