@@ -300,10 +300,12 @@ func dialViewer(b *testing.B, d *dashboard, sessionID int64) *websocket.Conn {
 
 var frameIDAttr = []byte(`id="frame-`)
 
-// read reads messages until the frame lastID arrives, noting for each
-// frame from firstID on how long after its Record it arrived.
+// read reads messages until the one holding the frame lastID, noting for
+// each frame from firstID on how long after its Record it arrived. A
+// message may hold a response (in its request's entry) before frames
+// recorded earlier, so the message is read to its end.
 func (v *liveViewer) read(firstID, lastID int64, base time.Time, recordedAt []atomic.Int64) {
-	for {
+	for done := false; !done; {
 		_ = v.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 		_, msg, err := v.conn.ReadMessage()
 		if err != nil {
@@ -324,9 +326,7 @@ func (v *liveViewer) read(firstID, lastID int64, base time.Time, recordedAt []at
 			}
 			v.frames++
 			v.latencies = append(v.latencies, now-time.Duration(recordedAt[id-firstID].Load()))
-			if id == lastID {
-				return
-			}
+			done = done || id == lastID
 		}
 	}
 }

@@ -93,7 +93,10 @@ func TestBrowserTrafficExchanges(t *testing.T) {
 	if body := p.text(entrySel + ` [data-testid="exchange-response"]`); !strings.Contains(body, "first words") {
 		t.Errorf("the opened entry's response says %q, want the echo", body)
 	}
-	// The bodies are highlighted, and each object folds to its first line.
+	// The bodies, once in sight, come back highlighted, and each object
+	// folds to its first line.
+	e2eEval[bool](p, "scroll to the response", entrySel, `(document.querySelector('`+entrySel+` [data-testid="exchange-response"]').scrollIntoView({block: "end"}), true)`)
+	p.waitJS("wait for the highlighted bodies", entrySel, `document.querySelectorAll('`+entrySel+` [data-testid="frame"] .json-view').length === 2`)
 	params := entrySel + ` [data-testid="exchange-request"] .json-view > details > .jv-children > details`
 	if k := p.text(params + ` > summary .jv-key`); k != `"params"` {
 		t.Fatalf("the request's first folding member is %s, want \"params\"", k)
