@@ -80,10 +80,3 @@ func (a *Impostor) Received(needles ...string) []string {
 	}
 	return out
 }
-
-// Requests is how many requests it received.
-func (a *Impostor) Requests() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.seen)
-}

@@ -88,30 +88,33 @@ func TestSecretsStayOutOfTheFiles(t *testing.T) {
 		t.Fatal("the signed-in client holds no session cookie")
 	}
 
-	search := func(when string) {
-		t.Helper()
-		files := map[string][]byte{"the log": []byte(s.Log.String())}
-		for _, name := range []string{db, db + "-wal"} {
-			b, err := os.ReadFile(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			files[filepath.Base(name)] = b
+	e2eMustNotHold(t, "while the dashboard runs", s, db, secrets)
+	s.stop(t)
+	e2eMustNotHold(t, "after it stopped", s, db, secrets)
+}
+
+// e2eMustNotHold fails when any of secrets (described by their keys) is in
+// plain text in the database file db, its WAL or the log of s.
+func e2eMustNotHold(t *testing.T, when string, s *e2eServer, db string, secrets map[string]string) {
+	t.Helper()
+	files := map[string][]byte{"the log": []byte(s.Log.String())}
+	for _, name := range []string{db, db + "-wal"} {
+		b, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
 		}
-		if len(files) < 2 {
-			t.Fatalf("%s: no database file to search", when)
-		}
-		for fileName, b := range files {
-			for what, secret := range secrets {
-				if bytes.Contains(b, []byte(secret)) {
-					t.Errorf("%s: %s holds %s in plain text", when, fileName, what)
-				}
+		files[filepath.Base(name)] = b
+	}
+	if len(files) < 2 {
+		t.Fatalf("%s: no database file to search", when)
+	}
+	for fileName, b := range files {
+		for what, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s: %s holds %s in plain text", when, fileName, what)
 			}
 		}
 	}
-	search("while the dashboard runs")
-	s.stop(t)
-	search("after it stopped")
 }
