@@ -4,9 +4,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
@@ -229,5 +233,45 @@ func TestSignInIsPresentedToItsOwnOriginOnly(t *testing.T) {
 	}
 	if got := impostor.Received("Authorization:"); len(got) > 0 {
 		t.Errorf("the other origin received an Authorization header:\n%s", strings.Join(got, "\n---\n"))
+	}
+}
+
+// TestOAuthRequestsGoThroughTheServersProxy: the OAuth requests of a
+// server reached through a proxy (its metadata discovery and the token
+// request that carries the client secret) go through that proxy as its
+// MCP traffic does, so that a change of proxy, which removes the secret,
+// covers them too.
+func TestOAuthRequestsGoThroughTheServersProxy(t *testing.T) {
+	const secret = "cc-secret-77d1e2"
+	d := MustDashboard(t)
+	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: secret}})
+	var mu sync.Mutex
+	var forwarded []string
+	proxy := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			mu.Lock()
+			forwarded = append(forwarded, pr.In.Method+" "+pr.In.URL.String())
+			mu.Unlock()
+			pr.Out.URL = pr.In.URL // a forward proxy gets the absolute URL
+		},
+		FlushInterval: -1,
+	})
+	t.Cleanup(func() {
+		proxy.CloseClientConnections() // the session's event stream
+		proxy.Close()
+	})
+	srv := d.MustAPIServer(t, map[string]any{"name": "proxied", "transport": "http", "url": as.MCPURL, "proxy": proxy.URL})
+	form := url.Values{"_csrf": {d.MustCSRF(t)}, "grant_type": {"client_credentials"}, "client_id": {"svc"},
+		"client_auth": {"client_secret_basic"}, "client_secret": {secret}}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/settings", srv.ID), form); r.Status != http.StatusSeeOther {
+		t.Fatalf("saving the settings: %d\n%s", r.Status, r.Body)
+	}
+	d.MustAPISession(t, srv.ID)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{"GET " + as.ResourceMetadataURL, "GET " + as.Issuer + "/.well-known/oauth-authorization-server", "POST " + as.Issuer + "/token"} {
+		if !slices.Contains(forwarded, want) {
+			t.Errorf("the proxy did not forward %s; it forwarded %q", want, forwarded)
+		}
 	}
 }
