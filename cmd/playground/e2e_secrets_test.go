@@ -21,8 +21,9 @@ var e2eNewTokenRE = regexp.MustCompile(`data-testid="new-token-value"[^>]*value=
 // secret it keeps — a password, browser sessions, API tokens, header and
 // env values of servers — uses them (a stdio session is connected with
 // its secret env, a client-credentials server with its client secret,
-// which a move of its URL then removes), and searches the bytes of the SQLite file, its WAL and
-// the dashboard's log for each, while it runs and after it stopped.
+// which a move of its URL then removes), and searches the bytes of the
+// SQLite file, its WAL and the dashboard's log for each, while it runs
+// and after it stopped.
 func TestSecretsStayOutOfTheFiles(t *testing.T) {
 	bin := e2eBuildPlayground(t)
 	db := filepath.Join(t.TempDir(), "playground.db")
@@ -60,21 +61,11 @@ func TestSecretsStayOutOfTheFiles(t *testing.T) {
 	const clientSecret = "cc-s3cret-7e20d4"
 	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: clientSecret}})
 	machine := s.apiCreateServer(t, map[string]any{"name": "machine", "transport": "http", "url": as.MCPURL})
-	postForm := func(path string, form url.Values) {
-		t.Helper()
-		form.Set("_csrf", m[1])
-		resp, err := s.client.PostForm(s.URL+path, form)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if body := e2eReadAll(t, resp); resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusSeeOther {
-			t.Fatalf("POST %s: %s\n%s", path, resp.Status, body)
-		}
-	}
+	postForm := e2eFormPoster(t, s, s.client)
 	postForm(fmt.Sprintf("/servers/%d/oauth/settings", machine), url.Values{"grant_type": {"client_credentials"}, "client_id": {"svc"},
-		"client_auth": {"client_secret_basic"}, "client_secret": {clientSecret}})
+		"client_auth": {"client_secret_basic"}, "client_secret": {clientSecret}}, http.StatusOK)
 	e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", s.URL, machine), nil, http.StatusCreated, nil)
-	postForm(fmt.Sprintf("/servers/%d", machine), url.Values{"name": {"machine"}, "transport": {"http"}, "url": {"http://127.0.0.1:9/mcp"}})
+	postForm(fmt.Sprintf("/servers/%d", machine), url.Values{"name": {"machine"}, "transport": {"http"}, "url": {"http://127.0.0.1:9/mcp"}}, http.StatusOK)
 
 	u, _ := url.Parse(s.URL)
 	secrets := map[string]string{"the admin's password": e2ePassword, "the CLI's API token": s.Token, "the account page's API token": madeToken,
