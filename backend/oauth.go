@@ -45,8 +45,8 @@ const oauthExchangeTimeout = 30 * time.Second
 // OAuthClientName is the name the playground registers its clients under.
 const OAuthClientName = "MCP Playground"
 
-// NewOAuth returns the service. base sends its HTTP requests (nil:
-// http.DefaultTransport).
+// NewOAuth returns the service. base sends the HTTP requests of servers
+// reached directly (nil: http.DefaultTransport); see transportTo.
 func NewOAuth(store OAuthStore, servers ServerStore, log *slog.Logger, base http.RoundTripper) *OAuth {
 	if base == nil {
 		base = http.DefaultTransport
@@ -110,7 +110,7 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 		return OAuthStart{}, err
 	}
 	start := OAuthStart{FlowID: flowID}
-	rec := o.recorder(flowID, srv.URL, 0)
+	rec := o.recorder(flowID, srv, 0)
 	if settings.ClientSecret != "" {
 		rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
 	}
@@ -272,9 +272,10 @@ func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, srv Server) (*
 	return req.WithContext(context.Background()), resp, nil
 }
 
-// recorder returns the step recorder of a flow of the server at serverURL.
-func (o *OAuth) recorder(flowID int64, serverURL string, rerunOf int64) *stepRecorder {
-	return &stepRecorder{base: o.base, store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &oauthFacts{serverURL: serverURL}}
+// recorder returns the step recorder of a flow of srv, whose requests go
+// the way srv's own traffic goes (transportTo).
+func (o *OAuth) recorder(flowID int64, srv Server, rerunOf int64) *stepRecorder {
+	return &stepRecorder{base: o.transportTo(srv), store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &oauthFacts{serverURL: srv.URL}}
 }
 
 // fail ends a flow that failed before it started in the background and

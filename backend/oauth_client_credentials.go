@@ -191,7 +191,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 			return err
 		}
 	}
-	h.rec = h.o.recorder(flowID, h.srv.URL, 0)
+	h.rec = h.o.recorder(flowID, h.srv, 0)
 	h.rec.facts.learnSettings(h.settings)
 	h.rec.issuerGuard = func(issuer string) error { return issuerRefusal(h.srv, h.settings, issuer) } // under mu, as obtain
 	return nil

@@ -95,7 +95,7 @@ func (o *OAuth) refresh(ctx context.Context, srv Server, g OAuthGrant, secret gr
 			return nil, err
 		}
 	}
-	rec := o.recorder(flowID, srv.URL, rerunOf)
+	rec := o.recorder(flowID, srv, rerunOf)
 	rec.facts.askedScopes = secret.Granted
 	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
 	defer cancel()

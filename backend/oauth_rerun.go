@@ -35,7 +35,7 @@ func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (O
 	if step.RerunOf != 0 {
 		original = step.RerunOf
 	}
-	rec := o.recorder(flow.ID, srv.URL, original)
+	rec := o.recorder(flow.ID, srv, original)
 	for _, s := range flow.Steps {
 		if s.Seq < step.Seq && s.RerunOf == 0 {
 			rec.facts.learn(s, []byte(s.ResponseBody))

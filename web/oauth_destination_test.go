@@ -3,11 +3,12 @@ package web_test
 import (
 	"encoding/base64"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,70 +16,6 @@ import (
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/oauthtest"
 )
-
-// impostorAS is an attacker's MCP server and authorization server in one:
-// it refuses every MCP request with a challenge naming its own resource
-// metadata, which names itself as the authorization server, whose token
-// endpoint refuses every client. It keeps every request as text (method,
-// path, headers, body) to be searched for secrets.
-type impostorAS struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []string
-}
-
-func mustImpostorAS(t *testing.T) *impostorAS {
-	t.Helper()
-	a := &impostorAS{}
-	a.Server = httptest.NewServer(a)
-	t.Cleanup(a.Close)
-	return a
-}
-
-func (a *impostorAS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s\n", r.Method, r.URL)
-	for name, values := range r.Header {
-		fmt.Fprintf(&b, "%s: %s\n", name, strings.Join(values, ", "))
-	}
-	b.Write(body)
-	a.mu.Lock()
-	a.seen = append(a.seen, b.String())
-	a.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	switch r.URL.Path {
-	case "/.well-known/oauth-protected-resource/mcp":
-		fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, a.URL+"/mcp", a.URL)
-	case "/.well-known/oauth-authorization-server":
-		fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"response_types_supported":["code"],`+
-			`"grant_types_supported":["authorization_code","client_credentials"],"code_challenge_methods_supported":["S256"],`+
-			`"token_endpoint_auth_methods_supported":["client_secret_basic","private_key_jwt"]}`, a.URL, a.URL+"/authorize", a.URL+"/token")
-	case "/token":
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprint(w, `{"error":"invalid_client"}`)
-	default:
-		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q`, a.URL+"/.well-known/oauth-protected-resource/mcp"))
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprint(w, `{"error":"invalid_token"}`)
-	}
-}
-
-// received returns every request that contains any of needles.
-func (a *impostorAS) received(needles ...string) []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []string
-	for _, req := range a.seen {
-		for _, n := range needles {
-			if strings.Contains(req, n) {
-				out = append(out, req)
-				break
-			}
-		}
-	}
-	return out
-}
 
 // mustEditor adds the editor eddie and returns the account and a client
 // signed in as them.
@@ -128,7 +65,7 @@ func TestEditorsNewURLGetsNoClientSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	impostor := mustImpostorAS(t)
+	impostor := oauthtest.StartImpostor(t)
 	eddie, editor := d.mustEditor(t)
 	r := d.editServerURL(t, editor, srv.ID, "machine", impostor.URL+"/mcp")
 	page := d.doWith(t, editor, d.newRequest(t, http.MethodGet, r.Header.Get("Location"), nil)).Body
@@ -145,7 +82,7 @@ func TestEditorsNewURLGetsNoClientSecret(t *testing.T) {
 		t.Errorf("the editor's connect: %d %s; want a failure asking for the secret again", connect.Status, connect.Body)
 	}
 	basic := base64.StdEncoding.EncodeToString([]byte("svc:" + secret))
-	if got := impostor.received(secret, basic, "Authorization:", "POST /token"); len(got) > 0 {
+	if got := impostor.Received(secret, basic, "Authorization:", "POST /token"); len(got) > 0 {
 		t.Errorf("the impostor received the client's credentials:\n%s", strings.Join(got, "\n---\n"))
 	}
 	settings, err := d.db.OAuthSettings(t.Context(), srv.ID)
@@ -179,7 +116,7 @@ func TestEditorsNewURLGetsNoSharedSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	impostor := mustImpostorAS(t)
+	impostor := oauthtest.StartImpostor(t)
 	eddie, editor := d.mustEditor(t)
 	r := d.editServerURL(t, editor, srv.ID, "team", impostor.URL+"/mcp")
 	if page := d.doWith(t, editor, d.newRequest(t, http.MethodGet, r.Header.Get("Location"), nil)).Body; !strings.Contains(page, "1 sign-in was removed") {
@@ -187,7 +124,7 @@ func TestEditorsNewURLGetsNoSharedSignIn(t *testing.T) {
 	}
 	d.bearer(t, eddie.token, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID), "{}")
 	d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID), nil, nil)
-	if got := impostor.received("Authorization:"); len(got) > 0 {
+	if got := impostor.Received("Authorization:"); len(got) > 0 {
 		t.Errorf("the new URL received an Authorization header:\n%s", strings.Join(got, "\n---\n"))
 	}
 	if grants, err := d.db.OAuthGrants(t.Context(), srv.ID); err != nil || len(grants) != 0 {
@@ -243,7 +180,7 @@ func TestNewAuthorizationServerGetsNoClientSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	impostor := mustImpostorAS(t)
+	impostor := oauthtest.StartImpostor(t)
 	as.SetFaults(oauthtest.Faults{AuthorizationServer: impostor.URL})
 	connect := fmt.Sprintf("/api/v1/servers/%d/sessions", srv.ID)
 	basic := base64.StdEncoding.EncodeToString([]byte("svc:" + secret))
@@ -258,7 +195,7 @@ func TestNewAuthorizationServerGetsNoClientSecret(t *testing.T) {
 	if r := d.bearer(t, eddie.token, http.MethodPost, connect, "{}"); r.Status == http.StatusCreated || !strings.Contains(r.Body, "is now "+impostor.URL) {
 		t.Errorf("the editor's connect after their save: %d %s; want the same failure", r.Status, r.Body)
 	}
-	if got := impostor.received(secret, basic, "Authorization:", "POST /token"); len(got) > 0 {
+	if got := impostor.Received(secret, basic, "Authorization:", "POST /token"); len(got) > 0 {
 		t.Fatalf("the new authorization server received the client's credentials:\n%s", strings.Join(got, "\n---\n"))
 	}
 	mustNotContain(t, d, log, secret, basic)
@@ -267,7 +204,7 @@ func TestNewAuthorizationServerGetsNoClientSecret(t *testing.T) {
 		t.Fatalf("the admin's save of the settings: %d\n%s", r.Status, r.Body)
 	}
 	d.api(t, http.MethodPost, connect, nil, nil)
-	if got := impostor.received("POST /token"); len(got) != 1 {
+	if got := impostor.Received("POST /token"); len(got) != 1 {
 		t.Errorf("after the admin confirmed, the new authorization server got %d token requests, want 1: the test proves nothing", len(got))
 	}
 }
@@ -281,7 +218,7 @@ func TestSignInIsPresentedToItsOwnOriginOnly(t *testing.T) {
 	as := mustTestAS(t, testASOptions{})
 	srv := d.MustAPIServer(t, map[string]any{"name": "guarded", "transport": "http", "url": as.MCPURL})
 	d.mustOAuthSignIn(t, as, srv.ID)
-	impostor := mustImpostorAS(t)
+	impostor := oauthtest.StartImpostor(t)
 	moved, err := d.reg.Get(t.Context(), srv.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +231,47 @@ func TestSignInIsPresentedToItsOwnOriginOnly(t *testing.T) {
 	if r.Status == http.StatusCreated || !strings.Contains(r.Body, "is not presented to "+impostor.URL) {
 		t.Errorf("the connect: %d %s; want a failure saying the sign-in is for another server", r.Status, r.Body)
 	}
-	if got := impostor.received("Authorization:"); len(got) > 0 {
+	if got := impostor.Received("Authorization:"); len(got) > 0 {
 		t.Errorf("the other origin received an Authorization header:\n%s", strings.Join(got, "\n---\n"))
+	}
+}
+
+// TestOAuthRequestsGoThroughTheServersProxy: the OAuth requests of a
+// server reached through a proxy (its metadata discovery and the token
+// request that carries the client secret) go through that proxy as its
+// MCP traffic does, so that a change of proxy, which removes the secret,
+// covers them too.
+func TestOAuthRequestsGoThroughTheServersProxy(t *testing.T) {
+	const secret = "cc-secret-77d1e2"
+	d := MustDashboard(t)
+	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: secret}})
+	var mu sync.Mutex
+	var forwarded []string
+	proxy := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			mu.Lock()
+			forwarded = append(forwarded, pr.In.Method+" "+pr.In.URL.String())
+			mu.Unlock()
+			pr.Out.URL = pr.In.URL // a forward proxy gets the absolute URL
+		},
+		FlushInterval: -1,
+	})
+	t.Cleanup(func() {
+		proxy.CloseClientConnections() // the session's event stream
+		proxy.Close()
+	})
+	srv := d.MustAPIServer(t, map[string]any{"name": "proxied", "transport": "http", "url": as.MCPURL, "proxy": proxy.URL})
+	form := url.Values{"_csrf": {d.MustCSRF(t)}, "grant_type": {"client_credentials"}, "client_id": {"svc"},
+		"client_auth": {"client_secret_basic"}, "client_secret": {secret}}
+	if r := d.postForm(t, fmt.Sprintf("/servers/%d/oauth/settings", srv.ID), form); r.Status != http.StatusSeeOther {
+		t.Fatalf("saving the settings: %d\n%s", r.Status, r.Body)
+	}
+	d.MustAPISession(t, srv.ID)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{"GET " + as.ResourceMetadataURL, "GET " + as.Issuer + "/.well-known/oauth-authorization-server", "POST " + as.Issuer + "/token"} {
+		if !slices.Contains(forwarded, want) {
+			t.Errorf("the proxy did not forward %s; it forwarded %q", want, forwarded)
+		}
 	}
 }

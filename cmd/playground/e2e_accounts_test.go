@@ -108,6 +108,13 @@ var e2eCSRFFieldRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 // form, which follows redirects like http.DefaultClient.
 func (s *e2eServer) signIn(t *testing.T) {
 	t.Helper()
+	s.client = s.signedInClient(t, e2eAdmin)
+}
+
+// signedInClient returns a new Go client signed in as name, whose password
+// is e2ePassword, through the sign-in form.
+func (s *e2eServer) signedInClient(t *testing.T, name string) *http.Client {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Transport: s.transport}
 	resp, err := client.Get(s.URL + "/signin")
@@ -119,14 +126,14 @@ func (s *e2eServer) signIn(t *testing.T) {
 	if m == nil {
 		t.Fatalf("GET /signin: %s, no CSRF field\n%s", resp.Status, page)
 	}
-	resp, err = client.PostForm(s.URL+"/signin", url.Values{"_csrf": {m[1]}, "name": {e2eAdmin}, "password": {e2ePassword}})
+	resp, err = client.PostForm(s.URL+"/signin", url.Values{"_csrf": {m[1]}, "name": {name}, "password": {e2ePassword}})
 	if err != nil {
 		t.Fatalf("POST /signin: %v", err)
 	}
 	if body := e2eReadAll(t, resp); resp.Request.URL.Path != "/" {
-		t.Fatalf("signing in ended at %s (%s), want /\n%s", resp.Request.URL, resp.Status, body)
+		t.Fatalf("signing in as %s ended at %s (%s), want /\n%s", name, resp.Request.URL, resp.Status, body)
 	}
-	s.client = client
+	return client
 }
 
 // e2eHTTPDo sends req as the end-to-end tests' admin when it is for a

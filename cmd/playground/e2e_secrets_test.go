@@ -21,8 +21,9 @@ var e2eNewTokenRE = regexp.MustCompile(`data-testid="new-token-value"[^>]*value=
 // secret it keeps — a password, browser sessions, API tokens, header and
 // env values of servers — uses them (a stdio session is connected with
 // its secret env, a client-credentials server with its client secret,
-// which a move of its URL then removes), and searches the bytes of the SQLite file, its WAL and
-// the dashboard's log for each, while it runs and after it stopped.
+// which a move of its URL then removes), and searches the bytes of the
+// SQLite file, its WAL and the dashboard's log for each, while it runs
+// and after it stopped.
 func TestSecretsStayOutOfTheFiles(t *testing.T) {
 	bin := e2eBuildPlayground(t)
 	db := filepath.Join(t.TempDir(), "playground.db")
@@ -60,21 +61,11 @@ func TestSecretsStayOutOfTheFiles(t *testing.T) {
 	const clientSecret = "cc-s3cret-7e20d4"
 	as := oauthtest.Start(t, oauthtest.Options{Client: oauthtest.Client{ID: "svc", Secret: clientSecret}})
 	machine := s.apiCreateServer(t, map[string]any{"name": "machine", "transport": "http", "url": as.MCPURL})
-	postForm := func(path string, form url.Values) {
-		t.Helper()
-		form.Set("_csrf", m[1])
-		resp, err := s.client.PostForm(s.URL+path, form)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if body := e2eReadAll(t, resp); resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusSeeOther {
-			t.Fatalf("POST %s: %s\n%s", path, resp.Status, body)
-		}
-	}
+	postForm := e2eFormPoster(t, s, s.client)
 	postForm(fmt.Sprintf("/servers/%d/oauth/settings", machine), url.Values{"grant_type": {"client_credentials"}, "client_id": {"svc"},
-		"client_auth": {"client_secret_basic"}, "client_secret": {clientSecret}})
+		"client_auth": {"client_secret_basic"}, "client_secret": {clientSecret}}, http.StatusOK)
 	e2ePostJSON(t, fmt.Sprintf("%s/api/v1/servers/%d/sessions", s.URL, machine), nil, http.StatusCreated, nil)
-	postForm(fmt.Sprintf("/servers/%d", machine), url.Values{"name": {"machine"}, "transport": {"http"}, "url": {"http://127.0.0.1:9/mcp"}})
+	postForm(fmt.Sprintf("/servers/%d", machine), url.Values{"name": {"machine"}, "transport": {"http"}, "url": {"http://127.0.0.1:9/mcp"}}, http.StatusOK)
 
 	u, _ := url.Parse(s.URL)
 	secrets := map[string]string{"the admin's password": e2ePassword, "the CLI's API token": s.Token, "the account page's API token": madeToken,
@@ -88,30 +79,33 @@ func TestSecretsStayOutOfTheFiles(t *testing.T) {
 		t.Fatal("the signed-in client holds no session cookie")
 	}
 
-	search := func(when string) {
-		t.Helper()
-		files := map[string][]byte{"the log": []byte(s.Log.String())}
-		for _, name := range []string{db, db + "-wal"} {
-			b, err := os.ReadFile(name)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			files[filepath.Base(name)] = b
+	e2eMustNotHold(t, "while the dashboard runs", s, db, secrets)
+	s.stop(t)
+	e2eMustNotHold(t, "after it stopped", s, db, secrets)
+}
+
+// e2eMustNotHold fails when any of secrets (described by their keys) is in
+// plain text in the database file db, its WAL or the log of s.
+func e2eMustNotHold(t *testing.T, when string, s *e2eServer, db string, secrets map[string]string) {
+	t.Helper()
+	files := map[string][]byte{"the log": []byte(s.Log.String())}
+	for _, name := range []string{db, db + "-wal"} {
+		b, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			t.Fatal(err)
 		}
-		if len(files) < 2 {
-			t.Fatalf("%s: no database file to search", when)
-		}
-		for fileName, b := range files {
-			for what, secret := range secrets {
-				if bytes.Contains(b, []byte(secret)) {
-					t.Errorf("%s: %s holds %s in plain text", when, fileName, what)
-				}
+		files[filepath.Base(name)] = b
+	}
+	if len(files) < 2 {
+		t.Fatalf("%s: no database file to search", when)
+	}
+	for fileName, b := range files {
+		for what, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s: %s holds %s in plain text", when, fileName, what)
 			}
 		}
 	}
-	search("while the dashboard runs")
-	s.stop(t)
-	search("after it stopped")
 }
