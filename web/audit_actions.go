@@ -48,6 +48,7 @@ var auditActions = map[string]string{
 	"POST /sessions/:id/logging/level":                      "logging.set_level",
 	"POST " + importPath:                                    "session.import",
 	"POST /sessions/:id/exchanges/:exchange/replay":         "exchange.replay",
+	"POST /sessions/:id/exchanges/:exchange/edit":           "exchange.edit_replay",
 
 	"POST /collections":                              "collection.create",
 	"POST /collections/save":                         "example.save",

@@ -197,8 +197,9 @@ func TestAllowedUploadStreamsToATemporaryFile(t *testing.T) {
 	sid := d.mustSession(t, "streamed")
 	d.recordExchange(t, sid, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	file, _ := d.mustExport(t, fmt.Sprintf("/sessions/%d/export", sid))
-	// More than a form is ever kept in memory: blank lines, which an import skips.
-	big := append(file, strings.Repeat("\n", 40<<20)...)
+	// More than a form was ever kept in memory (32 MiB): lines of spaces,
+	// which an import skips.
+	big := append(file, strings.Repeat(strings.Repeat(" ", 1<<20-1)+"\n", 40)...)
 	imported := d.mustImport(t, "streamed.ndjson", big)
 	frames := d.allFrames(t, imported)
 	if len(frames) != 2 {
