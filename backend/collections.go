@@ -94,6 +94,9 @@ type CollectionStore interface {
 	// UpdateExample changes the description, params and volatile paths of
 	// e, found by e.CollectionID and e.ID.
 	UpdateExample(ctx context.Context, e Example) error
+	// SetExampleSnapshot replaces the snapshot (its kind, value and
+	// ExpectIsError) of e, found by e.CollectionID and e.ID.
+	SetExampleSnapshot(ctx context.Context, e Example) error
 	// MoveExample swaps the example with its neighbour before (up) or
 	// after it; at either end it does nothing.
 	MoveExample(ctx context.Context, collectionID, id int64, up bool) error
@@ -228,6 +231,32 @@ func (s *Collections) Save(ctx context.Context, r SaveRequest) (Collection, Exam
 	}
 	ex, err = s.store.AddExample(ctx, ex)
 	return col, ex, err
+}
+
+// SuggestedName is the name a new example saved from the stored response
+// frameID starts with: the tool's or prompt's name for tools/call and
+// prompts/get, the URI for resources/read, else the method.
+func (s *Collections) SuggestedName(ctx context.Context, frameID int64) (string, error) {
+	ex, err := s.exampleFromFrame(ctx, frameID)
+	if err != nil {
+		return "", err
+	}
+	var params struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(ex.Params, &params) // params that are no object name nothing
+	name := ex.Method
+	switch {
+	case (ex.Method == "tools/call" || ex.Method == "prompts/get") && params.Name != "":
+		name = params.Name
+	case ex.Method == "resources/read" && params.URI != "":
+		name = params.URI
+	}
+	if !printable(name) || utf8.RuneCountInString(name) > maxNameLen {
+		return ex.Method, nil
+	}
+	return name, nil
 }
 
 // frameServer is the server whose session recorded the frame, 0 when the

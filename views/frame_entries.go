@@ -90,10 +90,10 @@ func entryLabel(it frameItem) string {
 // entryLatency is the entry's latency as text, "" while it has none.
 func entryLatency(it frameItem) string {
 	if it.Frame.LatencyNS > 0 {
-		return formatLatency(time.Duration(it.Frame.LatencyNS))
+		return backend.FormatDuration(time.Duration(it.Frame.LatencyNS))
 	}
 	if it.Response != nil && it.Response.LatencyNS > 0 {
-		return formatLatency(time.Duration(it.Response.LatencyNS))
+		return backend.FormatDuration(time.Duration(it.Response.LatencyNS))
 	}
 	return ""
 }

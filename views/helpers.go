@@ -169,18 +169,6 @@ func formatTime(t time.Time) string {
 
 func clock(t time.Time) string { return t.Local().Format("15:04:05.000") }
 
-func formatLatency(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return ""
-	case d < time.Millisecond:
-		return fmt.Sprintf("%d µs", d.Microseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
-	}
-	return d.Round(time.Millisecond).String()
-}
-
 func itoa(n int64) string { return fmt.Sprint(n) }
 
 func joinArgs(args []string) string { return strings.Join(args, "\n") }

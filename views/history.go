@@ -100,7 +100,9 @@ func ellipsis(cut bool) string {
 	return ""
 }
 
-func latencyOf(e backend.HistoryEntry) string { return formatLatency(time.Duration(e.LatencyNS)) }
+func latencyOf(e backend.HistoryEntry) string {
+	return backend.FormatDuration(time.Duration(e.LatencyNS))
+}
 
 // ExchangeCopies are the texts an exchange page offers to copy; "" leaves
 // one out (Curl for servers not on HTTP, Call when the server's command is

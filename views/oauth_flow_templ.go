@@ -738,9 +738,9 @@ func oauthStep(v OAuthFlowView, s backend.OAuthStep) templ.Component {
 		}
 		if s.Elapsed > 0 {
 			var templ_7745c5c3_Var36 string
-			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(formatLatency(s.Elapsed))
+			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(backend.FormatDuration(s.Elapsed))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_flow.templ`, Line: 170, Col: 31}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_flow.templ`, Line: 170, Col: 40}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 			if templ_7745c5c3_Err != nil {

@@ -96,7 +96,7 @@ func oauthSummary(f backend.OAuthFlow) string {
 		out += "; " + plural(reruns, "re-run")
 	}
 	if !f.EndedAt.IsZero() {
-		out += "; took " + formatLatency(f.EndedAt.Sub(f.StartedAt))
+		out += "; took " + backend.FormatDuration(f.EndedAt.Sub(f.StartedAt))
 	}
 	return out
 }

@@ -251,7 +251,7 @@ func (s *Server) showRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.RunPage(page(c, "Run "+itoa(run.ID)+" of "+col.Name), col, run, results))
+	return render(c, http.StatusOK, views.RunPage(page(c, "Run "+itoa(run.ID)+" of "+col.Name), col, run, results, acceptedResult(c, results)))
 }
 
 // runReport is the report fragment of a run that the run's page polls
@@ -265,7 +265,43 @@ func (s *Server) runReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.RunReport(col, run, results))
+	return render(c, http.StatusOK, views.RunReport(page(c, "").CSRF, col, run, results, 0))
+}
+
+// acceptedResult is the result the query's accepted names, nil when there
+// is none.
+func acceptedResult(c echo.Context, results []backend.RunResult) *backend.RunResult {
+	id, err := strconv.ParseInt(c.QueryParam("accepted"), 10, 64)
+	if err != nil {
+		return nil
+	}
+	for i := range results {
+		if results[i].ID == id {
+			return &results[i]
+		}
+	}
+	return nil
+}
+
+// acceptAnswer makes a failed result's answer its example's snapshot and
+// comes back to the run's page, which says so.
+func (s *Server) acceptAnswer(c echo.Context) error {
+	colID, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	runID, err := pathID(c, "run")
+	if err != nil {
+		return err
+	}
+	resultID, err := pathID(c, "result")
+	if err != nil {
+		return err
+	}
+	if _, err := s.deps.Collections.AcceptAnswer(c.Request().Context(), colID, runID, resultID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/collections/"+itoa(colID)+"/runs/"+itoa(runID)+"?accepted="+itoa(resultID))
 }
 
 // stopPolling is the status that makes htmx stop polling an element.
@@ -297,7 +333,13 @@ func (s *Server) saveExampleForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.renderSaveForm(c, views.SaveExampleForm{FrameID: frameID})
+	f := views.SaveExampleForm{FrameID: frameID}
+	// A frame that cannot be saved gets no name: saving says why.
+	f.Name, err = s.deps.Collections.SuggestedName(c.Request().Context(), frameID)
+	if code := backend.ErrorCodeOf(err); err != nil && code != backend.EInvalid && code != backend.ENotFound {
+		return err
+	}
+	return s.renderSaveForm(c, f)
 }
 
 func (s *Server) renderSaveForm(c echo.Context, f views.SaveExampleForm) error {

@@ -33,7 +33,8 @@ func TestCollectionPages(t *testing.T) {
 		t.Fatalf("the console's answer has no Save to collection control:\n%s", r.Body)
 	}
 	frame := m[1]
-	if r := d.get(t, "/collections/save?frame="+frame); r.Status != http.StatusOK || !strings.Contains(r.Body, "A new collection") {
+	if r := d.get(t, "/collections/save?frame="+frame); r.Status != http.StatusOK || !strings.Contains(r.Body, "A new collection") ||
+		!strings.Contains(r.Body, `name="name" value="echo"`) {
 		t.Fatalf("save form: %d\n%s", r.Status, r.Body)
 	}
 	if r := d.postForm(t, "/collections/save", url.Values{"frame": {frame}, "new_collection": {"web"}, "name": {"echo"}}); r.Status != http.StatusForbidden {

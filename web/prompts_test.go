@@ -209,6 +209,9 @@ func TestPromptsSection(t *testing.T) {
 		if m == nil {
 			t.Fatalf("the prompt's messages have no Save to collection control:\n%s", r.Body)
 		}
+		if form := d.get(t, "/collections/save?frame="+m[1]).Body; !strings.Contains(form, `name="name" value="greet"`) {
+			t.Errorf("the save form does not start with the prompt's name:\n%s", form)
+		}
 		r = d.htmxPost(t, "/collections/save", token, url.Values{"frame": {m[1]}, "collection": {"0"}, "new_collection": {"prompts"}, "name": {"greet Ann"}})
 		cm := collectionRe.FindStringSubmatch(r.Body)
 		if cm == nil || !strings.Contains(r.Body, `data-testid="saved-example"`) {

@@ -242,6 +242,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.post("/collections/:id/run", editorRole, s.runCollection)
 	s.get("/collections/:id/runs/:run", viewerRole, s.showRun)
 	s.get("/collections/:id/runs/:run/report", viewerRole, s.runReport)
+	s.post("/collections/:id/runs/:run/results/:result/accept", editorRole, s.acceptAnswer)
 	s.post("/collections/:id/environments", editorRole, s.saveEnvironment)
 	s.post("/collections/:id/environments/:env", editorRole, s.saveEnvironment)
 	s.post("/collections/:id/environments/:env/delete", editorRole, s.deleteEnvironment)

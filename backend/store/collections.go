@@ -323,6 +323,16 @@ func (d *DB) UpdateExample(ctx context.Context, e backend.Example) error {
 	return mustAffect(res, "Example %d does not exist in this collection.", e.ID)
 }
 
+// SetExampleSnapshot implements backend.CollectionStore.
+func (d *DB) SetExampleSnapshot(ctx context.Context, e backend.Example) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE examples SET snapshot_kind = ?, snapshot = ?, expect_is_error = ? WHERE collection_id = ? AND id = ?`,
+		string(e.SnapshotKind), string(e.Snapshot), e.ExpectIsError, e.CollectionID, e.ID)
+	if err != nil {
+		return fmt.Errorf("store: set the snapshot of example %d: %w", e.ID, err)
+	}
+	return mustAffect(res, "Example %d does not exist in this collection.", e.ID)
+}
+
 // MoveExample implements backend.CollectionStore.
 func (d *DB) MoveExample(ctx context.Context, collectionID, id int64, up bool) error {
 	conn, err := d.db.Connx(ctx)

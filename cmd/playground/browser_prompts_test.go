@@ -135,6 +135,19 @@ func TestBrowserPrompts(t *testing.T) {
 		p.screenshot(shots, "prompt-greeting", greeting)
 	}
 
+	// The prompt's answer is saved to a collection like a tool's.
+	save := greeting + ` [data-testid="save-to-collection"]`
+	p.fillSaveToCollection(save, "Prompts", "greet Alan", true)
+	if shots != "" {
+		p.screenshot(shots, "prompt-save-form", save)
+	}
+	if got := p.submitSaveToCollection(save); !strings.Contains(got, "greet Alan") || !strings.Contains(got, "Prompts") {
+		t.Errorf("saving the prompt's answer says %q", got)
+	}
+	if shots != "" {
+		p.screenshot(shots, "prompt-saved", save)
+	}
+
 	// After a reload the card shows the prompt's last get: its arguments,
 	// its messages, and when and on which session it ran.
 	e2eNavigate(p, "reload greeting", srv.URL+serverPath+"/prompts/greeting", greeting+` [data-testid="outcome-from"]`)

@@ -64,6 +64,7 @@ type runConfig struct {
 	FailOnDrift bool
 	Timeout     time.Duration // bounds the whole run, connecting included; 0 for none
 	Fix         bool          // on a failed connect, retry once with the diagnosis's first suggestion
+	Verbose     bool          // also print the playground's own warnings, not only its errors
 	Line        commandLine   // how run was invoked, for the diagnosis's command lines
 }
 
@@ -128,6 +129,7 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 	fs.BoolVar(&cfg.FailOnDrift, "fail-on-drift", false, "compare what the server offers with the file's interface baseline; a difference fails the run")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up after this long, connecting included (default: no limit but each example's own)")
 	fs.BoolVar(&cfg.Fix, "fix", false, "when the connect fails, retry once with the first change the diagnosis suggests (transport, URL path or era) and say what changed")
+	fs.BoolVar(&cfg.Verbose, "verbose", false, "also print the playground's own warnings (such as a failed interface listing) to stderr; without it only its internal errors show there, and the results say what went wrong")
 	cfg.Line = commandLine{command: "run", args: args, fs: fs, interspersed: true}
 	var files []string
 	for {
@@ -210,7 +212,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		defer cancel()
 	}
 	fr := fileRun{file: file, server: srv, machine: machine, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr,
-		fix: cfg.Fix, line: cfg.Line}
+		fix: cfg.Fix, line: cfg.Line, verbose: cfg.Verbose}
 	if cfg.JSON {
 		fr.out = stderr
 	}

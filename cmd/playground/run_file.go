@@ -27,7 +27,8 @@ type fileRun struct {
 	vars       map[string]string      // more values, over the environment's
 	checkDrift bool                   // compare the server's interface with the file's baseline
 	out        io.Writer              // progress lines
-	log        io.Writer              // the playground's warnings and a failed connect's diagnosis
+	log        io.Writer              // the playground's internal errors and a failed connect's diagnosis
+	verbose    bool                   // log the playground's warnings too
 	fix        bool                   // on a failed connect, retry once with the diagnosis's first suggestion
 	line       commandLine            // how run was invoked
 }
@@ -49,7 +50,14 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	defer db.Close()
-	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// The playground's own log says what the results already say (an
+	// interface it could not list is the drift line's error), so only its
+	// errors show, unless asked.
+	level := slog.LevelError
+	if fr.verbose {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: level}))
 	hub := backend.NewHub(0)
 	rec, err := backend.NewRecorder(ctx, db, hub, log)
 	if err != nil {

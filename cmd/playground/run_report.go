@@ -95,7 +95,7 @@ func (rep *runReport) ok() bool {
 // verdict is the summary: "3 passed, 1 failed, 0 errors in 1.2s", and
 // whether the interface drifted.
 func (rep *runReport) verdict() string {
-	s := fmt.Sprintf("%d passed, %d failed, %s in %s", rep.Passed, rep.Failed, backend.Count(rep.Errors, "error"), roundDuration(rep.Duration))
+	s := fmt.Sprintf("%d passed, %d failed, %s in %s", rep.Passed, rep.Failed, backend.Count(rep.Errors, "error"), backend.FormatDuration(max(rep.Duration, time.Microsecond)))
 	if len(rep.Drift) > 0 {
 		s += "; the interface drifted"
 	}
@@ -139,8 +139,8 @@ func (r reportResult) print(w io.Writer) {
 		mark = "!"
 	}
 	line := mark + " " + r.Name
-	if d := roundDuration(r.latency); d > 0 {
-		line += "  " + d.String()
+	if d := backend.FormatDuration(r.latency); d != "" {
+		line += "  " + d
 	}
 	if r.Message != "" {
 		line += "  " + r.Message
@@ -187,15 +187,6 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-// roundDuration rounds d for people: to 0.1 ms below a second, to the
-// millisecond above.
-func roundDuration(d time.Duration) time.Duration {
-	if d < time.Second {
-		return d.Round(100 * time.Microsecond)
-	}
-	return d.Round(time.Millisecond)
 }
 
 // printDrift writes what changed in the server's interface since the

@@ -285,11 +285,11 @@ func TestRunReportLines(t *testing.T) {
 		r.print(&out)
 	}
 	rep.printSummary(&out)
-	want := "✓ a  3ms\n" +
-		"✗ b  1ms  differs\n" +
+	want := "✓ a  3.0 ms\n" +
+		"✗ b  1.0 ms  differs\n" +
 		"    /x: (absent) → " + strings.Repeat("1", 199) + "…\n" +
 		"! c  Not sent: no value for token.\n" +
-		"1 passed, 1 failed, 1 error in 1.234s\n"
+		"1 passed, 1 failed, 1 error in 1.234 s\n"
 	if out.String() != want {
 		t.Errorf("output\n%s\nwant\n%s", out.String(), want)
 	}

@@ -63,7 +63,7 @@ func hostileMCP(t *testing.T) string {
 			"error": map[string]any{"code": -32601, "message": "no \x1b]0;owned\x07\x1b[2J way"}}
 		if m.Method == "initialize" {
 			reply = map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": map[string]any{"protocolVersion": "2025-11-25",
-				"capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "evil\x1b[2J", "version": "1"}}}
+				"capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "evil\x1b[2J", "version": "1"}}}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(reply)
@@ -127,5 +127,37 @@ func TestRunKeepsSecretsToTheirOrigins(t *testing.T) {
 	err := run(t.Context(), []string{"run", file, "--url", url, "--env", "prod", "--var", "TOKEN=ci-s3cret"}, strings.NewReader(""), &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "sends its secret values only to https://prod.example") {
 		t.Fatalf("run = %v, want the origin refusal\n%s%s", err, stdout.String(), stderr.String())
+	}
+}
+
+// TestRunPrintsOnlyItsResults runs --fail-on-drift on a server whose
+// interface cannot be listed: the drift line says so, and no internal log
+// record shows among the results unless --verbose asks for them.
+func TestRunPrintsOnlyItsResults(t *testing.T) {
+	url := hostileMCP(t)
+	file := filepath.Join(t.TempDir(), "c.json")
+	collection := `{"format":"mcp-playground-collection","version":1,"name":"c","examples":[` +
+		`{"name":"ping","method":"ping","expect":{"result":{}}}],` +
+		`"interface":{"tools":[],"resources":[],"resourceTemplates":[],"prompts":[]}}`
+	if err := os.WriteFile(file, []byte(collection), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, verbose := range []bool{false, true} {
+		args := []string{"run", file, "--url", url, "--fail-on-drift"}
+		if verbose {
+			args = append(args, "--verbose")
+		}
+		var stdout, stderr bytes.Buffer
+		err := run(t.Context(), args, strings.NewReader(""), &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if err == nil || !strings.Contains(stdout.String(), "! interface: The server's interface could not be listed") {
+			t.Errorf("verbose %t: run = %v, want the drift line's error\n%s", verbose, err, out)
+		}
+		if logged := strings.Contains(out, `level=WARN msg="interface revision not taken"`); logged != verbose {
+			t.Errorf("verbose %t: the internal warning shows: %t\n%s", verbose, logged, out)
+		}
+		if !verbose && strings.Contains(out, "level=") {
+			t.Errorf("an internal log record shows among the results:\n%s", out)
+		}
 	}
 }
