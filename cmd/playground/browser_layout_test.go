@@ -95,9 +95,15 @@ func TestBrowserWorkbenchFitsWindow(t *testing.T) {
 		_ = json.Unmarshal([]byte(last.Body), &msg)
 		return last.Direction == "in" && len(msg.Result) > 0, e2eSummary(fs[max(0, len(fs)-3):])
 	})
-	// The panel follows its newest frame once the row has been laid out.
+	// The answer sits inside its request's entry, and that entry is the
+	// newest row; the panel follows it once it has been laid out.
+	row := "#" + e2eEval[string](p, "find the newest row", "",
+		`(document.getElementById(`+e2eJS(newest)+`).closest('[data-testid="exchange"]') || document.getElementById(`+e2eJS(newest)+`)).id`)
+	if !strings.HasPrefix(row, "#exchange-") {
+		t.Errorf("the echo's answer %s is not inside its request's entry: the newest row is %s", newest, row)
+	}
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if e2eEval[string](p, "check the newest row", "", e2eShownJS+`(`+e2eJS("#"+newest)+`)`) == "" {
+		if e2eEval[string](p, "check the newest row", "", e2eShownJS+`(`+e2eJS(row)+`)`) == "" {
 			break
 		}
 	}
@@ -105,7 +111,7 @@ func TestBrowserWorkbenchFitsWindow(t *testing.T) {
 	if h := e2eEval[int](p, "measure the page", "", `document.documentElement.scrollHeight`); h > e2eLaptopHeight {
 		t.Errorf("the server page is %d pixels tall in a %d-pixel window: it scrolls, and panes with it", h, e2eLaptopHeight)
 	}
-	for _, sel := range []string{"#" + newest, e2eCard(tool), e2eCard(tool) + ` [data-testid="outcome"]`, `[data-testid="item-list"]`} {
+	for _, sel := range []string{row, e2eCard(tool), e2eCard(tool) + ` [data-testid="outcome"]`, `[data-testid="item-list"]`} {
 		if why := e2eEval[string](p, "check that "+sel+" is in view", "", e2eShownJS+`(`+e2eJS(sel)+`)`); why != "" {
 			t.Errorf("at %d×%d after calling %s: %s", e2eLaptopWidth, e2eLaptopHeight, tool, why)
 		}
