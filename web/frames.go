@@ -112,6 +112,9 @@ func (s *Server) frameBody(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !isHTMX(c) {
+		return render(c, http.StatusOK, views.FrameBodyPage(page(c, "Frame "+itoa(f.ID)), f))
+	}
 	return render(c, http.StatusOK, views.FrameBody(f))
 }
 

@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	e2eRemoveTemplate()
+	e2eRemoveBinary()
 	os.Exit(code)
 }
 

@@ -30,27 +30,54 @@ const (
 	e2eShutdownTimeout = 15 * time.Second
 )
 
-// e2eBuildPlayground builds this package into a temporary directory and
-// returns the binary's path. The package directory is the test's working
-// directory; the Go build cache makes repeated builds fast.
+// e2eBuildPlayground returns the path of the playground binary built from
+// this package (the test's working directory). It is built once per test
+// process, on first use, into a directory that TestMain removes; every test
+// runs that one binary, which none of them changes.
 func e2eBuildPlayground(t *testing.T) string {
 	t.Helper()
+	e2eBinary.once.Do(func() { e2eBinary.path, e2eBinary.err = e2eBuild() })
+	if e2eBinary.err != nil {
+		t.Fatal(e2eBinary.err)
+	}
+	return e2eBinary.path
+}
+
+// e2eBinary is the binary that e2eBuildPlayground builds.
+var e2eBinary struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// e2eBuild builds this package into a new temporary directory.
+func e2eBuild() (string, error) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("the go command is needed to build the playground: %v", err)
+		return "", fmt.Errorf("the go command is needed to build the playground: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "playground")
+	dir, err := os.MkdirTemp("", "playground-e2e-bin-")
+	if err != nil {
+		return "", err
+	}
+	e2eBinary.dir = dir
+	bin := filepath.Join(dir, "playground")
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBuildTimeout)
 	defer cancel()
 	// sqlite_fts5: history search needs FTS5 (see the Makefile).
 	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", "sqlite_fts5", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1") // go-sqlite3 needs cgo
-	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build -o %s . failed: %v\n%s", bin, err, out)
+		return "", fmt.Errorf("go build -o %s . failed: %v\n%s", bin, err, out)
 	}
-	t.Logf("built %s in %v", bin, time.Since(start).Round(time.Millisecond))
-	return bin
+	return bin, nil
+}
+
+// e2eRemoveBinary removes the built binary's directory, if one was made.
+func e2eRemoveBinary() {
+	if e2eBinary.dir != "" {
+		os.RemoveAll(e2eBinary.dir)
+	}
 }
 
 // e2eLog is a concurrency-safe buffer for a child process's output.
