@@ -129,9 +129,20 @@ func TestSessionPageShowsTheNewestFramesAndLoadsOlderOnes(t *testing.T) {
 	if len(html) > 512<<10 {
 		t.Errorf("a page of frames is %d bytes of HTML", len(html))
 	}
-	whole := d.get(t, fmt.Sprintf("/frames/%d/body", ids[big]))
-	if whole.Status != http.StatusOK || !strings.Contains(whole.Body, "END-OF-BODY") || !strings.Contains(whole.Body, `data-testid="whole-body"`) {
-		t.Errorf("GET /frames/%d/body: %d, %d bytes, want the whole body", ids[big], whole.Status, len(whole.Body))
+	bodyPath := fmt.Sprintf("/frames/%d/body", ids[big])
+	inPlace := d.newRequest(t, http.MethodGet, bodyPath, nil)
+	inPlace.Header.Set("HX-Request", "true")
+	whole := d.do(t, inPlace)
+	if whole.Status != http.StatusOK || !strings.Contains(whole.Body, "END-OF-BODY") || !strings.Contains(whole.Body, `data-testid="whole-body"`) || strings.Contains(whole.Body, "<html") {
+		t.Errorf("GET %s from htmx: %d, %d bytes, want the whole body as a fragment", bodyPath, whole.Status, len(whole.Body))
+	}
+	// Show all opens it in a tab of its own: a page, styled like the others,
+	// that names the frame and links back to its session.
+	tab := d.get(t, bodyPath)
+	for _, want := range []string{"<html", `href="/static/app.css"`, "END-OF-BODY", `data-testid="whole-body"`, fmt.Sprintf(`href="/sessions/%d"`, sid), fmt.Sprintf(`href="/frames/%d/raw"`, ids[big])} {
+		if tab.Status != http.StatusOK || !strings.Contains(tab.Body, want) {
+			t.Errorf("GET %s in a tab of its own: %d, no %s in %d bytes", bodyPath, tab.Status, want, len(tab.Body))
+		}
 	}
 	raw := d.get(t, fmt.Sprintf("/frames/%d/raw", ids[big]))
 	if raw.Status != http.StatusOK || raw.Body != string(bodies[big]) || !strings.HasPrefix(raw.Header.Get("Content-Disposition"), "attachment;") {
