@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -103,43 +102,10 @@ func Diagnose(ctx context.Context, srv Server, connectErr error) Diagnosis {
 	return d
 }
 
-// maxDiagnoses bounds how many failed connects' diagnoses the pool keeps.
-const maxDiagnoses = 64
-
-// diagnoses keeps the latest failed connects' diagnoses by session id, for
-// the page the browser is sent to after its connect failed.
-type diagnoses struct {
-	mu    sync.Mutex
-	byID  map[int64]Diagnosis
-	order []int64 // oldest first
-}
-
-func (ds *diagnoses) put(sessionID int64, d Diagnosis) {
-	ds.mu.Lock()
-	defer ds.mu.Unlock()
-	if ds.byID == nil {
-		ds.byID = map[int64]Diagnosis{}
-	}
-	ds.byID[sessionID] = d
-	ds.order = append(ds.order, sessionID)
-	if len(ds.order) > maxDiagnoses {
-		delete(ds.byID, ds.order[0])
-		ds.order = ds.order[1:]
-	}
-}
-
-func (ds *diagnoses) get(sessionID int64) (Diagnosis, bool) {
-	ds.mu.Lock()
-	defer ds.mu.Unlock()
-	d, ok := ds.byID[sessionID]
-	return d, ok
-}
-
-// Diagnosis returns the diagnosis of the failed session sessionID, while
-// the pool still keeps it (the latest 64 failures since the playground
-// started).
-func (p *Pool) Diagnosis(sessionID int64) (Diagnosis, bool) {
-	return p.diagnoses.get(sessionID)
+// Diagnosis returns the diagnosis of the failed session sessionID, kept
+// with the session (SessionStore.SaveDiagnosis) since its connect failed.
+func (p *Pool) Diagnosis(ctx context.Context, sessionID int64) (Diagnosis, bool, error) {
+	return p.sessions.Diagnosis(ctx, sessionID)
 }
 
 // ParseFix reads a fix from a form's fields; unknown values are kept for

@@ -34,8 +34,6 @@ type Pool struct {
 	// keepAlive is how often a quiet HTTP server is pinged (pool_liveness.go).
 	keepAlive time.Duration
 
-	diagnoses diagnoses // of failed connects
-
 	mu     sync.Mutex
 	live   map[int64]*liveSession
 	closed bool
@@ -147,7 +145,9 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 		sess.Status, sess.CloseReason, sess.EndedAt = SessionFailed, reason, time.Now()
 		p.end(sess)
 		d := Diagnose(ctx, srv, err)
-		p.diagnoses.put(sess.ID, d)
+		if err := p.sessions.SaveDiagnosis(context.WithoutCancel(ctx), sess.ID, d); err != nil {
+			p.log.Error("storing a failed connect's diagnosis", "session", sess.ID, "err", err)
+		}
 		return sess, &ConnectError{Err: connectError(srv.ID, err, reason), Diagnosis: d}
 	}
 	init := client.InitializeResult()

@@ -66,4 +66,10 @@ type SessionStore interface {
 	// EndLiveSessions closes every session still marked live, with reason;
 	// it runs at start-up, when no session can be live.
 	EndLiveSessions(ctx context.Context, reason string, at time.Time) (int64, error)
+	// SaveDiagnosis keeps d, already redacted, as the diagnosis of the
+	// failed session id, in place of any earlier one.
+	SaveDiagnosis(ctx context.Context, id int64, d Diagnosis) error
+	// Diagnosis returns the diagnosis saved for session id; ok is false
+	// when there is none.
+	Diagnosis(ctx context.Context, id int64) (d Diagnosis, ok bool, err error)
 }

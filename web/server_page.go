@@ -180,7 +180,11 @@ func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backen
 	if err != nil {
 		return "", nil, err
 	}
-	if d, ok := s.deps.Pool.Diagnosis(id); ok {
+	d, ok, err := s.deps.Pool.Diagnosis(c.Request().Context(), id)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
 		if s.deps.OAuth != nil {
 			settings, err := s.deps.OAuth.Settings(c.Request().Context(), serverID)
 			if err != nil {

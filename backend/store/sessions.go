@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -108,4 +109,34 @@ func (d *DB) EndLiveSessions(ctx context.Context, reason string, at time.Time) (
 		return 0, fmt.Errorf("store: end live sessions: %w", err)
 	}
 	return res.RowsAffected()
+}
+
+// SaveDiagnosis implements backend.SessionStore.
+func (d *DB) SaveDiagnosis(ctx context.Context, id int64, diagnosis backend.Diagnosis) error {
+	b, err := json.Marshal(diagnosis)
+	if err != nil {
+		return fmt.Errorf("store: diagnosis of session %d: %w", id, err)
+	}
+	if _, err := d.db.ExecContext(ctx, `INSERT INTO session_diagnoses (session_id, diagnosis) VALUES (?, ?)
+		ON CONFLICT (session_id) DO UPDATE SET diagnosis = excluded.diagnosis`, id, string(b)); err != nil {
+		return fmt.Errorf("store: save the diagnosis of session %d: %w", id, err)
+	}
+	return nil
+}
+
+// Diagnosis implements backend.SessionStore.
+func (d *DB) Diagnosis(ctx context.Context, id int64) (backend.Diagnosis, bool, error) {
+	var text string
+	err := d.db.GetContext(ctx, &text, `SELECT diagnosis FROM session_diagnoses WHERE session_id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.Diagnosis{}, false, nil
+	}
+	if err != nil {
+		return backend.Diagnosis{}, false, fmt.Errorf("store: the diagnosis of session %d: %w", id, err)
+	}
+	var diagnosis backend.Diagnosis
+	if err := json.Unmarshal([]byte(text), &diagnosis); err != nil {
+		return backend.Diagnosis{}, false, fmt.Errorf("store: the diagnosis of session %d: %w", id, err)
+	}
+	return diagnosis, true, nil
 }
