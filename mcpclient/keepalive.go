@@ -18,15 +18,15 @@ type streamWatcher interface {
 // Options.KeepAliveTimeout is 0.
 const defaultKeepAliveTimeout = 10 * time.Second
 
-// startKeepAlive starts, for a connection over HTTP in the legacy era with
-// Options.KeepAlive set, the goroutine that pings the server every
+// startKeepAlive starts, for a connection over HTTP with Options.KeepAlive
+// set, the goroutine that pings the server every
 // KeepAlive while no event stream watches it, and ends the connection when
 // a ping gets no answer within KeepAliveTimeout. Any answer, an error
 // included, says the server is there. The goroutine stops at Close or when
 // the connection ends.
 func (c *Client) startKeepAlive() {
 	watcher, overHTTP := c.t.(streamWatcher)
-	if c.opts.KeepAlive <= 0 || !overHTTP || c.isModern() {
+	if c.opts.KeepAlive <= 0 || !overHTTP {
 		return
 	}
 	c.handlers.Add(1)
@@ -53,8 +53,9 @@ func (c *Client) startKeepAlive() {
 	}()
 }
 
-// ping sends a keep-alive ping; it returns why the server is taken for
-// gone, nil when it answered or the connection is closing.
+// ping sends a keep-alive ping — in the modern era, which has no ping,
+// a server/discover — and returns why the server is taken for gone, nil
+// when it answered or the connection is closing.
 func (c *Client) ping() error {
 	timeout := c.opts.KeepAliveTimeout
 	if timeout <= 0 {
@@ -62,7 +63,11 @@ func (c *Client) ping() error {
 	}
 	ctx, cancel := context.WithTimeout(c.ctx, timeout)
 	defer cancel()
-	_, err := c.Call(ctx, "ping", nil)
+	method := "ping"
+	if c.isModern() {
+		method = "server/discover"
+	}
+	_, err := c.Call(ctx, method, nil)
 	var rpcErr *RPCError
 	if err == nil || errors.As(err, &rpcErr) || c.ctx.Err() != nil || c.openErr() != nil {
 		return nil
