@@ -18,8 +18,6 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts \
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-# The patched libraries that go.mod replaces (see its comment).
-COPY third_party/ ./third_party/
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 COPY --from=assets /src/static/vendor/ ./static/vendor/

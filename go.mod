@@ -51,20 +51,3 @@ require (
 )
 
 tool github.com/a-h/templ/cmd/templ
-
-// Patched copies of libraries whose package initialisation is expensive.
-// Go initialises every linked package before main, so their init ran on
-// every `playground call` (and `playground run`) although only the
-// dashboard and schema checks use them: about 15 ms of start-up, most of it
-// santhosh-tekuri/jsonschema compiling the metaschemas of five drafts.
-// Each copy builds that state at first use instead; its README.md says
-// what changed and how to update it. Neither google/jsonschema-go (no
-// error locations, no format assertion, stops at the first error) nor
-// lazy code of ours can do the same: a linked package's init always runs.
-// BenchmarkCLIStartup (make bench) holds the result.
-replace (
-	github.com/gorilla/css => ./third_party/gorilla-css
-	github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
-	github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
-	github.com/yuin/goldmark => ./third_party/goldmark
-)

@@ -111,7 +111,7 @@ func (s *Collections) checkWidening(ctx context.Context, e Environment) error {
 func checkEnvValues(values []EnvValue) error {
 	seen := map[string]bool{}
 	for _, v := range values {
-		if !variableName.MatchString(v.Name) {
+		if !variableName().MatchString(v.Name) {
 			return invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
 		}
 		if seen[v.Name] {

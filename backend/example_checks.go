@@ -104,7 +104,7 @@ func (a Assertion) Validate() error {
 
 // Validate reports what is wrong with the capture, or nil.
 func (c Capture) Validate() error {
-	if !variableName.MatchString(c.Name) {
+	if !variableName().MatchString(c.Name) {
 		return fmt.Errorf("%q is not a variable name (letters, digits, _ and -, starting with a letter or _)", c.Name)
 	}
 	_, err := parsePath(c.Path)

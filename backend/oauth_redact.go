@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // What an OAuth step stores has its secrets replaced by redactedValue:
@@ -104,7 +105,7 @@ func redactBody(contentType string, body []byte) string {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		text := secretMember.ReplaceAllString(string(body), `${1}"`+redactedValue+`"`)
+		text := secretMember().ReplaceAllString(string(body), `${1}"`+redactedValue+`"`)
 		if mediaType == "text/plain" || mediaType == "" {
 			text = redactQuery(text)
 		}
@@ -126,10 +127,10 @@ func redactBody(contentType string, body []byte) string {
 // secretMember matches a JSON member named by oauthSecretFields, in any
 // case, with its string value up to its closing quote or the end of the
 // text; group 1 is the name and colon.
-var secretMember = func() *regexp.Regexp {
+var secretMember = sync.OnceValue(func() *regexp.Regexp {
 	names := slices.Sorted(maps.Keys(oauthSecretFields))
 	return regexp.MustCompile(`(?i)("(?:` + strings.Join(names, "|") + `)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)`)
-}()
+})
 
 // redactJSON replaces secret members in v and reports whether it did.
 func redactJSON(v any) bool {

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -162,7 +163,9 @@ func unescapeParam(name string) string {
 // urlInText finds absolute URLs in free text such as an error message; it
 // stops at white space, quotes and angle brackets, and leaves out trailing
 // punctuation ("connect http://h/mcp: refused").
-var urlInText = regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*[^\\s\"'<>`.,;:!?)]")
+var urlInText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*[^\\s\"'<>`.,;:!?)]")
+})
 
 // RedactURLsIn returns text with RedactURL applied to every absolute URL in
 // it: error messages of HTTP clients name the URL they failed on, and such
@@ -171,7 +174,7 @@ func RedactURLsIn(text string) string {
 	if !strings.Contains(text, "://") {
 		return text
 	}
-	return urlInText.ReplaceAllStringFunc(text, RedactURL)
+	return urlInText().ReplaceAllStringFunc(text, RedactURL)
 }
 
 // RestoreURLSecrets returns edited, a URL typed on the server form, with

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -94,8 +95,12 @@ type ServerStore interface {
 const MaxServerNameLen = 64
 
 var (
-	envKeyPattern    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	headerKeyPattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	envKeyPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	})
+	headerKeyPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+	})
 )
 
 // Normalized returns s as the registry saves it: the name trimmed; the
@@ -149,7 +154,7 @@ func (s Server) Validate() error {
 			fields["command"] = msg
 		}
 		for k := range s.Env {
-			if !envKeyPattern.MatchString(k) {
+			if !envKeyPattern().MatchString(k) {
 				fields["env"] = "Environment variable names must be letters, digits and underscores, not starting with a digit: " + k
 				break
 			}
@@ -160,7 +165,7 @@ func (s Server) Validate() error {
 			fields["url"] = "URL must be an absolute http:// or https:// address."
 		}
 		for k := range s.Headers {
-			if !headerKeyPattern.MatchString(k) {
+			if !headerKeyPattern().MatchString(k) {
 				fields["headers"] = "Invalid header name: " + k
 				break
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Variables are the values a run substitutes for {{name}} in the params of
@@ -14,10 +15,14 @@ import (
 type Variables map[string]json.RawMessage
 
 // variableName is what a variable may be called.
-var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var variableName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+})
 
 // placeholder finds {{name}} (spaces inside the braces allowed).
-var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
+})
 
 // Substitute replaces the placeholders in the string values (and object
 // keys) of params: a string that is one placeholder alone becomes the
@@ -27,7 +32,7 @@ var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
 // error naming every missing variable; params without placeholders come
 // back unchanged, byte for byte.
 func (v Variables) Substitute(params json.RawMessage) (json.RawMessage, error) {
-	if len(params) == 0 || !placeholder.Match(params) {
+	if len(params) == 0 || !placeholder().Match(params) {
 		return params, nil
 	}
 	var doc any
@@ -47,7 +52,7 @@ func (v Variables) Substitute(params json.RawMessage) (json.RawMessage, error) {
 func (v Variables) substitute(doc any, missing *[]string) any {
 	switch d := doc.(type) {
 	case string:
-		if m := placeholder.FindStringSubmatch(d); m != nil && m[0] == d {
+		if m := placeholder().FindStringSubmatch(d); m != nil && m[0] == d {
 			val, ok := v[m[1]]
 			if !ok {
 				*missing = append(*missing, "{{"+m[1]+"}}")
@@ -74,8 +79,8 @@ func (v Variables) substitute(doc any, missing *[]string) any {
 
 // text replaces every placeholder within s by its value's text.
 func (v Variables) text(s string, missing *[]string) string {
-	return placeholder.ReplaceAllStringFunc(s, func(p string) string {
-		name := placeholder.FindStringSubmatch(p)[1]
+	return placeholder().ReplaceAllStringFunc(s, func(p string) string {
+		name := placeholder().FindStringSubmatch(p)[1]
 		val, ok := v[name]
 		if !ok {
 			*missing = append(*missing, "{{"+name+"}}")

@@ -6,16 +6,25 @@ import (
 	"mime"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // bodySummaryLen bounds the words BodySummary quotes.
 const bodySummaryLen = 200
 
 var (
-	htmlTitle   = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-	htmlHidden  = regexp.MustCompile(`(?is)<(head|script|style|template)\b.*?</(head|script|style|template)\s*>`)
-	htmlTag     = regexp.MustCompile(`(?s)<[^>]*>`)
-	looksLikeML = regexp.MustCompile(`(?i)^\s*(<!doctype|<html|<head|<body|<\?xml|<!--)`)
+	htmlTitle = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+	})
+	htmlHidden = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<(head|script|style|template)\b.*?</(head|script|style|template)\s*>`)
+	})
+	htmlTag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)<[^>]*>`)
+	})
+	looksLikeML = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(<!doctype|<html|<head|<body|<\?xml|<!--)`)
+	})
 )
 
 // BodySummary says in a few words what an HTTP body that is not an MCP
@@ -30,13 +39,13 @@ func BodySummary(contentType string, body []byte) string {
 		return "nothing"
 	}
 	mediaType, _, _ := mime.ParseMediaType(contentType)
-	if mediaType == "text/html" || mediaType == "application/xhtml+xml" || looksLikeML.MatchString(text) {
-		if m := htmlTitle.FindStringSubmatch(text); m != nil {
-			if title := words(html.UnescapeString(htmlTag.ReplaceAllString(m[1], " "))); title != "" {
+	if mediaType == "text/html" || mediaType == "application/xhtml+xml" || looksLikeML().MatchString(text) {
+		if m := htmlTitle().FindStringSubmatch(text); m != nil {
+			if title := words(html.UnescapeString(htmlTag().ReplaceAllString(m[1], " "))); title != "" {
 				return fmt.Sprintf("a web page titled %q", title)
 			}
 		}
-		text = html.UnescapeString(htmlTag.ReplaceAllString(htmlHidden.ReplaceAllString(text, " "), " "))
+		text = html.UnescapeString(htmlTag().ReplaceAllString(htmlHidden().ReplaceAllString(text, " "), " "))
 		if w := words(text); w != "" {
 			return "a web page: " + w
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 )
 
 // recordLimit is how many bytes of an oversized frame are kept for the Tap.
@@ -83,7 +84,9 @@ func trimEOL(line []byte) []byte {
 }
 
 // tailIDPattern matches a top-level "id" member that ends an object.
-var tailIDPattern = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+)\s*}\s*$`)
+var tailIDPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+)\s*}\s*$`)
+})
 
 // responseID finds which request an oversized frame answers, from its
 // first bytes, or its last ones when "id" comes after the result (as the
@@ -119,7 +122,7 @@ func (e *frameTooLargeError) responseID() (int64, bool) {
 		return 0, false
 	}
 	if !haveID {
-		m := tailIDPattern.FindSubmatch(e.Tail)
+		m := tailIDPattern().FindSubmatch(e.Tail)
 		if m == nil {
 			return 0, false
 		}

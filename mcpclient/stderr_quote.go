@@ -21,15 +21,19 @@ const (
 // or exception line ("Error: Cannot find module …", "ModuleNotFoundError:
 // …", "java.lang.IllegalStateException"), a Go panic, a fatal message, a
 // shell's "not found", and the usual system errors (ENOENT, EACCES, …).
-var faultPattern = regexp.MustCompile(`(?i)(\w*(error|exception)\b|^panic:|\bfatal\b|\bnot found\b|no such file|permission denied|\bcannot\b|\bcan't\b|\bfailed\b|address already in use)|(?-i:\bE[A-Z]{4,}\b)`)
+var faultPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\w*(error|exception)\b|^panic:|\bfatal\b|\bnot found\b|no such file|permission denied|\bcannot\b|\bcan't\b|\bfailed\b|address already in use)|(?-i:\bE[A-Z]{4,}\b)`)
+})
 
 // stackFrame matches a line of a stack trace (JavaScript, Java, Python),
 // which names where, not what: it is never taken for a fault line.
-var stackFrame = regexp.MustCompile(`^(at |File ")`)
+var stackFrame = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(at |File ")`)
+})
 
 // namesFault reports whether line names what went wrong.
 func namesFault(line string) bool {
-	return faultPattern.MatchString(line) && !stackFrame.MatchString(line)
+	return faultPattern().MatchString(line) && !stackFrame().MatchString(line)
 }
 
 // tracebackHeader is the line that opens a Python traceback: it says that

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -163,12 +164,14 @@ func (s *Server) auditTarget(c echo.Context) string {
 }
 
 // createdPath matches the page a create handler redirects to.
-var createdPath = regexp.MustCompile(`^/(servers|collections)/(\d+)(?:[/?#]|$)`)
+var createdPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/(servers|collections)/(\d+)(?:[/?#]|$)`)
+})
 
 // createdTarget names what a request without path parameters created,
 // from the page its handler redirected to: "server 4 (Demo)".
 func (s *Server) createdTarget(c echo.Context) string {
-	m := createdPath.FindStringSubmatch(c.Response().Header().Get(echo.HeaderLocation))
+	m := createdPath().FindStringSubmatch(c.Response().Header().Get(echo.HeaderLocation))
 	if m == nil {
 		return ""
 	}

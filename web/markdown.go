@@ -28,11 +28,11 @@ func isMarkdown(text, mimeType string) bool {
 		return mt == "text/markdown" || mt == "text/x-markdown"
 	}
 	text = text[:min(len(text), markdownSample)]
-	if mdFence.MatchString(text) || mdHeading.MatchString(text) {
+	if mdFence().MatchString(text) || mdHeading().MatchString(text) {
 		return true
 	}
 	kinds := 0
-	for _, re := range []*regexp.Regexp{mdList, mdLink, mdEmphasis} {
+	for _, re := range []*regexp.Regexp{mdList(), mdLink(), mdEmphasis()} {
 		if re.MatchString(text) {
 			kinds++
 		}
@@ -44,11 +44,21 @@ func isMarkdown(text, mimeType string) bool {
 const markdownSample = 16 << 10
 
 var (
-	mdFence    = regexp.MustCompile("(?m)^ {0,3}(```|~~~)")
-	mdHeading  = regexp.MustCompile(`(?m)^ {0,3}#{1,6} \S`)
-	mdList     = regexp.MustCompile(`(?m)^ {0,3}([-*+]|\d{1,3}[.)]) \S`)
-	mdLink     = regexp.MustCompile(`\[[^\]\n]+\]\([^)\s]+\)`)
-	mdEmphasis = regexp.MustCompile("(\\*\\*|__)[^*_\\n]+(\\*\\*|__)|`[^`\\n]+`")
+	mdFence = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?m)^ {0,3}(```|~~~)")
+	})
+	mdHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^ {0,3}#{1,6} \S`)
+	})
+	mdList = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^ {0,3}([-*+]|\d{1,3}[.)]) \S`)
+	})
+	mdLink = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[[^\]\n]+\]\([^)\s]+\)`)
+	})
+	mdEmphasis = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(\\*\\*|__)[^*_\\n]+(\\*\\*|__)|`[^`\\n]+`")
+	})
 )
 
 // renderMarkdown renders Markdown from a server as HTML that is safe to

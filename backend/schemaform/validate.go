@@ -180,9 +180,7 @@ func addError(errs map[string]string, key, msg string) {
 // Compile compiles a JSON Schema a server sent (2020-12 unless it names
 // another draft). Formats are asserted, and no $ref leaves the schema
 // (noLoader): a schema must not make the playground read files or fetch
-// URLs. The process's first Compile also compiles the drafts' metaschemas
-// (a few ms), which the library does at init upstream; see the patched
-// copy in third_party/jsonschema and go.mod.
+// URLs.
 func Compile(schema []byte) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {

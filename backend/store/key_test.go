@@ -93,7 +93,7 @@ func sealedTexts(t *testing.T, path string) []string {
 			t.Fatal(err)
 		}
 		for _, text := range texts {
-			all = append(all, sealedText.FindAllString(text, -1)...)
+			all = append(all, sealedText().FindAllString(text, -1)...)
 		}
 	}
 	return all

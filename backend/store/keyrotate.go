@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -40,7 +41,9 @@ import (
 // ErrWrongKey, and the old key still opens it.
 
 // sealedText matches one sealed value inside any text (secrets.go).
-var sealedText = regexp.MustCompile(regexp.QuoteMeta(encryptedPrefix) + `[A-Za-z0-9+/]+=*`)
+var sealedText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(encryptedPrefix) + `[A-Za-z0-9+/]+=*`)
+})
 
 // Rotation reports what RotateKey re-sealed.
 type Rotation struct {
@@ -232,7 +235,7 @@ func (d *DB) resealColumn(ctx context.Context, tx *sqlx.Tx, c tableColumn, next 
 	}
 	for _, r := range rows {
 		var failed error
-		text := sealedText.ReplaceAllStringFunc(r.Text, func(old string) string {
+		text := sealedText().ReplaceAllStringFunc(r.Text, func(old string) string {
 			plain, err := d.open(old)
 			if err != nil {
 				rot.Foreign++

@@ -179,7 +179,8 @@ func BenchmarkCLI(b *testing.B) {
 	runs := float64(len(playground))
 	benchfig.Report(b, "playground-ms", benchfig.Figure{Item: 5, Figure: "CLI: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
 	benchfig.Report(b, "inspector-ms", benchfig.Figure{Item: 5, Figure: "CLI: Inspector 2.12.0 --cli, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
-	benchfig.Report(b, "ratio", benchfig.Figure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x"})
+	benchfig.Report(b, "ratio", benchfig.Figure{Item: 5, Figure: "CLI: playground/Inspector time", Value: float64(ourMean) / float64(theirMean), Unit: "x",
+		Cmp: "<=", Target: 0.05})
 }
 
 // BenchmarkCLIStartup times whole processes making one tools/call to the
@@ -187,7 +188,8 @@ func BenchmarkCLI(b *testing.B) {
 // on the official Go MCP SDK (testdata/sdkclient), alternating them cliRuns
 // times. Both do the same exchanges, so the difference is mostly start-up:
 // the initialisation of every package linked into the binary (see
-// GODEBUG=inittrace=1), which the target keeps within 10%.
+// GODEBUG=inittrace=1), the upstream libraries' included, which the target
+// keeps within twice the SDK client's time.
 func BenchmarkCLIStartup(b *testing.B) {
 	bin := benchBuildPlayground(b)
 	sdk := benchBuild(b, "./testdata/sdkclient", "sdkclient")
@@ -204,7 +206,7 @@ func BenchmarkCLIStartup(b *testing.B) {
 	benchfig.Report(b, "playground-ms", benchfig.Figure{Item: 10, Figure: "startup: playground call, mean", Value: ms(ourMean), Unit: "ms", Samples: runs})
 	benchfig.Report(b, "sdkclient-ms", benchfig.Figure{Item: 10, Figure: "startup: minimal Go SDK client, mean", Value: ms(theirMean), Unit: "ms", Samples: runs})
 	benchfig.Report(b, "ratio", benchfig.Figure{Item: 10, Figure: "startup: playground call/Go SDK client time", Value: float64(ourMean) / float64(theirMean), Unit: "x",
-		Cmp: "<=", Target: 1.1, Note: fmt.Sprintf("%.1f ms vs %.1f ms", ms(ourMean), ms(theirMean))})
+		Cmp: "<=", Target: 2, Note: fmt.Sprintf("%.1f ms vs %.1f ms", ms(ourMean), ms(theirMean))})
 }
 
 // benchAlternate runs the commands that ours and theirs make, after one
