@@ -128,6 +128,9 @@ func benchScale(b *testing.B, bin, transport string) {
 		}
 	})
 	elapsed := time.Since(start)
+	if b.Failed() { // a call got something other than its echo
+		b.FailNow()
+	}
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
