@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/mcp-playground/playground/backend"
 )
 
@@ -37,21 +39,51 @@ func (r auditRow) event() backend.AuditEvent {
 
 // AppendAuditEvent implements backend.AuditStore.
 func (d *DB) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
+	id, err := appendAuditEvent(ctx, d.db, e)
+	if err != nil {
+		return backend.AuditEvent{}, err
+	}
+	e.ID = id
+	return e, nil
+}
+
+// AppendAuditEvents implements backend.AuditStore: the events go in, in
+// order, in one transaction.
+func (d *DB) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent) error {
+	tx, err := d.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: append audit events: %w", err)
+	}
+	defer tx.Rollback()
+	for _, e := range events {
+		if _, err := appendAuditEvent(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: append audit events: %w", err)
+	}
+	return nil
+}
+
+// appendAuditEvent inserts e (its ID ignored) through ex and returns its id.
+func appendAuditEvent(ctx context.Context, ex sqlx.ExecerContext, e backend.AuditEvent) (int64, error) {
 	actor := sql.NullInt64{Int64: e.ActorID, Valid: e.ActorID != 0}
 	details := string(e.Details)
 	if details == "" {
 		details = "{}"
 	}
-	res, err := d.db.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
+	res, err := ex.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		unixNano(e.At), actor, e.ActorName, e.Via, e.Client, e.Action, e.Target, details, e.Outcome)
 	if err != nil {
-		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+		return 0, fmt.Errorf("store: append audit event: %w", err)
 	}
-	if e.ID, err = res.LastInsertId(); err != nil {
-		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("store: append audit event: %w", err)
 	}
-	return e, nil
+	return id, nil
 }
 
 // ListAuditEvents implements backend.AuditStore.
