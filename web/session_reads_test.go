@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -47,5 +48,27 @@ func TestAPICallReadsNoSession(t *testing.T) {
 	r := d.callTool(t, sess.ID, "echo", map[string]any{"text": "closed"}, 0)
 	if r.Status != http.StatusConflict || sessions.reads.Load() == before {
 		t.Errorf("a call on a closed session: %d after %d session reads, want 409 after one or more", r.Status, sessions.reads.Load()-before)
+	}
+}
+
+// TestSessionPageReadsSessionOnce: the page of a session reads the session
+// once, though its top bar's TLS warning, its header and its Logs panel
+// all need it.
+func TestSessionPageReadsSessionOnce(t *testing.T) {
+	var sessions *countedSessions
+	d := mustDashboardWith(t, dashboardOptions{configure: func(_ *web.Config, deps *web.Deps) {
+		sessions = &countedSessions{SessionStore: deps.Sessions}
+		deps.Sessions = sessions
+	}})
+	id, _ := d.MustRecordedSession(t, nil)
+	for range 2 {
+		before := sessions.reads.Load()
+		r := d.get(t, fmt.Sprintf("/sessions/%d", id))
+		if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="frame-count"`) {
+			t.Fatalf("GET the session page: %d\n%.500s", r.Status, r.Body)
+		}
+		if n := sessions.reads.Load() - before; n != 1 {
+			t.Errorf("the session page read the session %d times, want once", n)
+		}
 	}
 }
