@@ -74,6 +74,7 @@ type Accounts struct {
 	store    AccountStore
 	hasher   passwordHasher
 	throttle *signInThrottle
+	tokens   *tokenCache
 	now      func() time.Time
 
 	mu         sync.Mutex
@@ -104,7 +105,7 @@ func NewAccounts(store AccountStore, opts ...AccountsOption) (*Accounts, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), now: o.now}, nil
+	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), tokens: newTokenCache(), now: o.now}, nil
 }
 
 // NeedsSetup reports whether no account exists yet.
@@ -284,6 +285,7 @@ func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role 
 	if err := a.store.UpdateUser(ctx, u); err != nil {
 		return User{}, err
 	}
+	a.tokens.forgetUser(id)
 	if disabled {
 		return u, a.store.DeleteWebSessionsOf(ctx, id, 0)
 	}
@@ -293,6 +295,9 @@ func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role 
 // hashToken is how session and API tokens are stored: they are random
 // enough that a fast hash keeps them safe.
 func hashToken(token string) []byte {
-	h := sha256.Sum256([]byte(token))
+	h := tokenKey(token)
 	return h[:]
 }
+
+// tokenKey is hashToken as an array, to key maps with.
+func tokenKey(token string) [sha256.Size]byte { return sha256.Sum256([]byte(token)) }

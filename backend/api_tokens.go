@@ -65,31 +65,38 @@ func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, ro
 
 // AuthenticateToken returns who the bearer token belongs to, with the
 // lower of the token's and the owner's role, or EUnauthenticated when it
-// is unknown, revoked, expired or its owner is disabled.
+// is unknown, revoked, expired or its owner is disabled. A token it
+// accepted is remembered with its owner (tokenCache), so that a script's
+// next calls do not read the store; RevokeToken and UpdateUser make the
+// next call read it again.
 func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
 	refused := Errorf(EUnauthenticated, "This API token is unknown, revoked or expired.")
 	if !strings.HasPrefix(token, APITokenPrefix) {
 		return Principal{}, refused
 	}
-	t, u, err := a.store.APITokenByHash(ctx, hashToken(token))
-	if ErrorCodeOf(err) == ENotFound {
-		return Principal{}, refused
-	} else if err != nil {
-		return Principal{}, err
-	}
 	now := a.now()
-	if !t.Active(now) {
-		return Principal{}, refused
-	}
-	if u.Disabled {
-		return Principal{}, refused
-	}
-	if now.Sub(t.LastUsed) >= sessionTouchEvery {
-		if err := a.store.TouchAPIToken(ctx, t.ID, now); err != nil {
+	key := tokenKey(token)
+	e, gen, ok := a.tokens.lookup(key, now)
+	if !ok {
+		t, u, err := a.store.APITokenByHash(ctx, key[:])
+		if ErrorCodeOf(err) == ENotFound {
+			return Principal{}, refused
+		} else if err != nil {
 			return Principal{}, err
 		}
+		e = cachedToken{token: t, owner: u, read: now}
+		a.tokens.fill(key, e, gen)
 	}
-	return Principal{User: u, Role: t.Role.Lower(u.Role), TokenID: t.ID}, nil
+	if !e.token.Active(now) || e.owner.Disabled {
+		return Principal{}, refused
+	}
+	if now.Sub(e.token.LastUsed) >= sessionTouchEvery {
+		if err := a.store.TouchAPIToken(ctx, e.token.ID, now); err != nil {
+			return Principal{}, err
+		}
+		a.tokens.touched(key, now)
+	}
+	return Principal{User: e.owner, Role: e.token.Role.Lower(e.owner.Role), TokenID: e.token.ID}, nil
 }
 
 // ListTokens returns the person's tokens, revoked and expired ones included.
@@ -99,5 +106,9 @@ func (a *Accounts) ListTokens(ctx context.Context, userID int64) ([]APIToken, er
 
 // RevokeToken ends the person's token id at once.
 func (a *Accounts) RevokeToken(ctx context.Context, userID, id int64) error {
-	return a.store.RevokeAPIToken(ctx, userID, id, a.now())
+	if err := a.store.RevokeAPIToken(ctx, userID, id, a.now()); err != nil {
+		return err
+	}
+	a.tokens.forgetToken(id)
+	return nil
 }

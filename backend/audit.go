@@ -61,6 +61,9 @@ type AuditStore interface {
 	// AppendAuditEvent stores e (its ID is ignored) and returns it with
 	// its ID.
 	AppendAuditEvent(ctx context.Context, e AuditEvent) (AuditEvent, error)
+	// AppendAuditEvents stores the events (their IDs ignored), in order,
+	// all or none.
+	AppendAuditEvents(ctx context.Context, events []AuditEvent) error
 	// ListAuditEvents returns the events f selects, newest (highest id)
 	// first, at most f.Limit of them.
 	ListAuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
@@ -70,7 +73,10 @@ type AuditStore interface {
 // appends each event before Record returns; made by NewAuditWriter it
 // queues events for one background writer, so that the request an event
 // describes does not wait for its row, and readers (Page, Each, Flush) see
-// every event recorded before they were called.
+// every event recorded before they were called. The writer appends what
+// arrives within auditLinger of a first event in one transaction, so that
+// a busy API costs the database a write every auditLinger, not one per
+// request.
 type AuditLog struct {
 	store AuditStore
 	now   func() time.Time
@@ -92,8 +98,14 @@ type auditItem struct {
 }
 
 // auditQueue bounds the events waiting for the writer; beyond it Record
-// waits (it never drops an event).
-const auditQueue = 1024
+// waits (it never drops an event). auditLinger is how long the writer
+// waits for more events once one arrived, auditBatch the most it appends
+// in one transaction.
+const (
+	auditQueue  = 1024
+	auditLinger = 50 * time.Millisecond
+	auditBatch  = 256
+)
 
 // NewAuditLog returns the audit log kept in store, appending at once.
 func NewAuditLog(store AuditStore) *AuditLog {
@@ -109,18 +121,51 @@ func NewAuditWriter(store AuditStore, log *slog.Logger) *AuditLog {
 	return l
 }
 
-// write appends the queued events in order until the queue is closed.
+// write appends the queued events in order until the queue is closed:
+// a batch once auditLinger has passed since its first event, once it
+// holds auditBatch events, or when a Flush asks.
 func (l *AuditLog) write() {
 	defer close(l.written)
-	for item := range l.queue {
-		if item.flushed != nil {
-			close(item.flushed)
-			continue
-		}
-		if _, err := l.store.AppendAuditEvent(context.Background(), item.event); err != nil {
-			l.log.Error("could not record an audit event", "action", item.event.Action, "actor", item.event.ActorName, "target", item.event.Target, "err", err)
+	var batch []AuditEvent
+	linger := time.NewTimer(auditLinger)
+	linger.Stop()
+	for {
+		select {
+		case item, ok := <-l.queue:
+			switch {
+			case !ok:
+				l.appendBatch(batch)
+				return
+			case item.flushed != nil:
+				batch = l.appendBatch(batch)
+				close(item.flushed)
+			default:
+				if len(batch) == 0 {
+					linger.Reset(auditLinger)
+				}
+				if batch = append(batch, item.event); len(batch) >= auditBatch {
+					batch = l.appendBatch(batch)
+				}
+			}
+		case <-linger.C:
+			batch = l.appendBatch(batch)
 		}
 	}
+}
+
+// appendBatch appends the events of batch, logging those it could not,
+// and returns batch emptied.
+func (l *AuditLog) appendBatch(batch []AuditEvent) []AuditEvent {
+	if len(batch) == 0 {
+		return batch
+	}
+	if err := l.store.AppendAuditEvents(context.Background(), batch); err != nil {
+		for _, e := range batch {
+			l.log.Error("could not record an audit event", "action", e.Action, "actor", e.ActorName, "target", e.Target, "err", err)
+		}
+	}
+	clear(batch)
+	return batch[:0]
 }
 
 // Close writes what is queued and stops the writer; later events are

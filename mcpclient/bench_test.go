@@ -46,8 +46,8 @@ func BenchmarkToolsCallMcpclient(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				res, err := c.CallTool(ctx, "echo", args)
-				if err != nil || res.IsError {
-					b.Fatalf("CallTool: %v %+v", err, res)
+				if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].Text != "hello" {
+					b.Fatalf("CallTool: %v %+v, want the text hello", err, res)
 				}
 			}
 		})
@@ -79,8 +79,11 @@ func BenchmarkToolsCallSDK(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				res, err := session.CallTool(ctx, params)
-				if err != nil || res.IsError {
+				if err != nil || res.IsError || len(res.Content) != 1 {
 					b.Fatalf("CallTool: %v %+v", err, res)
+				}
+				if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != "hello" {
+					b.Fatalf("CallTool: %+v, want the text hello", res.Content[0])
 				}
 			}
 		})

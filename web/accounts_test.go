@@ -405,3 +405,22 @@ func TestAPIIgnoresTheSessionCookie(t *testing.T) {
 	}
 	wantStatus(t, "the API with a session token as Bearer", d.bearer(t, d.cookieOf(d.client, "playground_session"), http.MethodGet, "/api/v1/servers", ""), http.StatusUnauthorized)
 }
+
+// TestTokenOfChangedAccount: an API token that was just used answers to
+// what the people page changes about its owner on the very next call.
+func TestTokenOfChangedAccount(t *testing.T) {
+	d := MustDashboard(t)
+	carol := d.mustAccount(t, "carol", backend.RoleEditor)
+	create := func() response {
+		return d.bearer(t, carol.token, http.MethodPost, "/api/v1/servers", `{"name":"x","transport":"http","url":"http://127.0.0.1:9/mcp"}`)
+	}
+	wantStatus(t, "the editor's token writing", create(), http.StatusCreated)
+	update := fmt.Sprintf("/users/%d", carol.user.ID)
+
+	wantStatus(t, "demoting carol", d.postPage(t, d.client, "/users", update, url.Values{"role": {"viewer"}}), http.StatusOK)
+	wantStatus(t, "the token of a demoted editor writing", create(), http.StatusForbidden)
+	wantStatus(t, "the token of a demoted editor reading", d.bearer(t, carol.token, http.MethodGet, "/api/v1/servers", ""), http.StatusOK)
+
+	wantStatus(t, "disabling carol", d.postPage(t, d.client, "/users", update, url.Values{"role": {"viewer"}, "disabled": {"yes"}}), http.StatusOK)
+	wantStatus(t, "the token of a disabled account", d.bearer(t, carol.token, http.MethodGet, "/api/v1/servers", ""), http.StatusUnauthorized)
+}

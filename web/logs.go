@@ -31,7 +31,7 @@ func logFilterOf(c echo.Context) (views.LogFilter, error) {
 // session is live. csrf is the viewer's token, which the panel's forms
 // send.
 func (s *Server) LogsView(ctx context.Context, sessionID int64, csrf string, f views.LogFilter) (views.LogsView, error) {
-	sess, err := s.deps.Sessions.GetSession(ctx, sessionID)
+	sess, err := s.sessionOnce(ctx, sessionID)
 	if err != nil {
 		return views.LogsView{}, err
 	}

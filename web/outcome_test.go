@@ -131,7 +131,11 @@ func BenchmarkOutcome5MiB(b *testing.B) {
 	res := backend.CallResult{Result: bigText(5 << 20), ResponseFrameID: 1}
 	var size int
 	for b.Loop() {
-		size = len(renderOutcome(b, web.OutcomeOf(res, nil, backend.Tool{}, 1)))
+		html := renderOutcome(b, web.OutcomeOf(res, nil, backend.Tool{}, 1))
+		if !strings.Contains(html, `data-outcome="result"`) || !strings.Contains(html, `data-testid="outcome-cut"`) {
+			b.Fatalf("the outcome of a 5 MiB result is not a cut result:\n%.500s", html)
+		}
+		size = len(html)
 	}
 	b.ReportMetric(float64(size), "html-bytes")
 }

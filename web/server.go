@@ -127,6 +127,7 @@ func New(cfg Config, deps Deps) *Server {
 	e.Use(s.authenticate)
 	e.Use(s.recordingStatus)
 	e.Use(s.connectedSessions)
+	e.Use(readSessionOnce) // a session page reads its session once (session_once.go)
 	e.Use(s.tlsOffServer)
 	e.Use(s.giveCSRFToken) // for the forms of every page, refusals' included
 	e.Use(s.authorize)     // before anything reads the body: refused requests are never read

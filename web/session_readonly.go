@@ -30,6 +30,9 @@ func (s *Server) refuseImported(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return next(c)
 		}
+		if s.deps.Pool.IsLive(id) {
+			return next(c) // a live session was not imported; no read on the calls' path
+		}
 		sess, err := s.deps.Sessions.GetSession(c.Request().Context(), id)
 		if err != nil || !sess.Imported() {
 			return next(c) // the handler says what is wrong with the session

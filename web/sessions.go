@@ -44,7 +44,7 @@ func (s *Server) showSession(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	d := views.SessionPageData{Live: s.deps.Pool.IsLive(id)}
-	if d.Session, err = s.deps.Sessions.GetSession(ctx, id); err != nil {
+	if d.Session, err = s.sessionOnce(ctx, id); err != nil {
 		return err
 	}
 	filter, err := frameFilterOf(c)

@@ -39,7 +39,7 @@ func (s *Server) tlsOffServerOf(c echo.Context, session bool) int64 {
 	}
 	ctx := c.Request().Context()
 	if session {
-		sess, err := s.deps.Sessions.GetSession(ctx, id)
+		sess, err := s.sessionOnce(ctx, id)
 		if err != nil || sess.ServerID == 0 {
 			return 0
 		}

@@ -37,21 +37,51 @@ func (r auditRow) event() backend.AuditEvent {
 
 // AppendAuditEvent implements backend.AuditStore.
 func (d *DB) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
-	actor := sql.NullInt64{Int64: e.ActorID, Valid: e.ActorID != 0}
+	res, err := d.db.ExecContext(ctx, auditInsert, auditArgs(e)...)
+	if err == nil {
+		e.ID, err = res.LastInsertId()
+	}
+	if err != nil {
+		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+	}
+	return e, nil
+}
+
+// AppendAuditEvents implements backend.AuditStore: the events go in, in
+// order, in one transaction, through one prepared statement.
+func (d *DB) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent) error {
+	tx, err := d.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: append audit events: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, auditInsert)
+	if err != nil {
+		return fmt.Errorf("store: append audit events: %w", err)
+	}
+	defer st.Close()
+	for _, e := range events {
+		if _, err := st.ExecContext(ctx, auditArgs(e)...); err != nil {
+			return fmt.Errorf("store: append audit event: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: append audit events: %w", err)
+	}
+	return nil
+}
+
+// auditInsert inserts an event, with the values auditArgs lists.
+const auditInsert = `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func auditArgs(e backend.AuditEvent) []any {
 	details := string(e.Details)
 	if details == "" {
 		details = "{}"
 	}
-	res, err := d.db.ExecContext(ctx, `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		unixNano(e.At), actor, e.ActorName, e.Via, e.Client, e.Action, e.Target, details, e.Outcome)
-	if err != nil {
-		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
-	}
-	if e.ID, err = res.LastInsertId(); err != nil {
-		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
-	}
-	return e, nil
+	actor := sql.NullInt64{Int64: e.ActorID, Valid: e.ActorID != 0}
+	return []any{unixNano(e.At), actor, e.ActorName, e.Via, e.Client, e.Action, e.Target, details, e.Outcome}
 }
 
 // ListAuditEvents implements backend.AuditStore.

@@ -8,6 +8,7 @@ package store
 // like BenchmarkRecording and never fails because one misses its target.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -38,12 +39,15 @@ func BenchmarkHistorySearch(b *testing.B) {
 	defer d.Close()
 	fillHistory(b, d, total)
 	rare := strconv.Itoa(total / 2) // "frame N" of one request (benchfig.SessionFrame)
-	for _, s := range []struct{ name, query string }{
-		{"rare word", rare},
-		{"common word", "lorem"},
-		{"phrase", `"dolor sit amet"`},
-		{"common word, isError", "lorem status:iserror"},
-		{"filters alone", "method:tools/call name:search status:iserror latency:>1ms"},
+	for _, s := range []struct {
+		name, query string
+		exactly     int // results the first page holds; 0: one or more
+	}{
+		{"rare word", rare, 1},
+		{"common word", "lorem", 0},
+		{"phrase", `"dolor sit amet"`, 0},
+		{"common word, isError", "lorem status:iserror", 0},
+		{"filters alone", "method:tools/call name:search status:iserror latency:>1ms", 0},
 	} {
 		b.Run(s.name, func(b *testing.B) {
 			q, err := backend.ParseHistoryQuery(s.query, time.Now())
@@ -54,10 +58,15 @@ func BenchmarkHistorySearch(b *testing.B) {
 			for b.Loop() {
 				start := time.Now()
 				page, err := d.SearchHistory(ctx, q, 0, 51)
-				if err != nil || len(page) == 0 {
+				times = append(times, time.Since(start))
+				if err != nil || len(page) == 0 || s.exactly > 0 && len(page) != s.exactly {
 					b.Fatalf("search %q: %d results, %v", s.query, len(page), err)
 				}
-				times = append(times, time.Since(start))
+				for _, e := range page {
+					if why := benchMismatch(q, e); why != "" {
+						b.Fatalf("search %q found exchange %d, which %s", s.query, e.ExchangeID(), why)
+					}
+				}
 			}
 			benchfig.Report(b, "p50-ms", benchfig.Figure{Item: 8, Figure: fmt.Sprintf("history search, first page: %s (%s)", s.name, s.query),
 				Value: float64(benchfig.Percentile(times, 50).Microseconds()) / 1000, Unit: "ms", Cmp: "<=", Target: 100,
@@ -113,4 +122,27 @@ func fillHistory(b *testing.B, d *DB, total int) {
 		b.Fatal(err)
 	}
 	b.Logf("%d frames recorded in %v, then indexed in %v", total, recorded.Round(time.Millisecond), (time.Since(start) - recorded).Round(time.Millisecond))
+}
+
+// benchMismatch says how e fails the query q of BenchmarkHistorySearch
+// (which uses its text, method, item, outcome and least latency), or "".
+// Text is looked for case-insensitively in either body.
+func benchMismatch(q backend.HistoryQuery, e backend.HistoryEntry) string {
+	bodies := bytes.ToLower(append(append([]byte{}, e.Request.Body...), e.Response.Body...))
+	for _, t := range q.Text {
+		if !bytes.Contains(bodies, bytes.ToLower([]byte(t))) {
+			return fmt.Sprintf("does not hold %q", t)
+		}
+	}
+	switch {
+	case q.Method != "" && e.Request.Method != q.Method:
+		return "has the method " + e.Request.Method
+	case q.Item != "" && !bytes.Contains(e.Request.Body, []byte(`"name":"`+q.Item+`"`)):
+		return "names no " + q.Item
+	case q.Outcome != "" && e.Outcome() != q.Outcome:
+		return "ended " + string(e.Outcome())
+	case e.LatencyNS < q.MinLatency.Nanoseconds():
+		return fmt.Sprintf("took %d ns", e.LatencyNS)
+	}
+	return ""
 }

@@ -5,7 +5,8 @@ package main
 //   - BenchmarkScale: the dashboard (runServe, in this process) with 100
 //     sessions open at once to the demo server, run by the built binary over
 //     stdio and over Streamable HTTP: memory per session, and calls per
-//     second through the JSON API across all of them;
+//     second through the JSON API across all of them, with the CPU time
+//     this process spent per call;
 //   - BenchmarkCLI: whole-process time of `playground call` beside the
 //     official MCP Inspector's CLI making the same call to the same server;
 //   - BenchmarkCLIStartup: the same `playground call` beside a minimal
@@ -35,6 +36,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -112,6 +114,7 @@ func benchScale(b *testing.B, bin, transport string) {
 	var calls atomic.Int64
 	var lat [scaleSessions][]time.Duration
 	deadline := time.Now().Add(scaleCallDuration)
+	cpuBefore := processCPU()
 	start = time.Now()
 	parallel(b, scaleSessions, scaleSessions, func(i int) {
 		path := fmt.Sprintf("/api/v1/sessions/%d/requests", sessions[i])
@@ -128,6 +131,10 @@ func benchScale(b *testing.B, bin, transport string) {
 		}
 	})
 	elapsed := time.Since(start)
+	cpu := processCPU() - cpuBefore
+	if b.Failed() { // a call got something other than its echo
+		b.FailNow()
+	}
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
@@ -142,6 +149,8 @@ func benchScale(b *testing.B, bin, transport string) {
 		Note: fmt.Sprintf("%d processes", len(serverPIDs))})
 	benchfig.Report(b, "calls/s", benchfig.Figure{Item: 4, Figure: "scale: tools/call per second across 100 sessions, " + transport, Value: float64(calls.Load()) / elapsed.Seconds(), Unit: "calls/s",
 		Note: "one API client per session"})
+	benchfig.Report(b, "cpu-us/call", benchfig.Figure{Item: 4, Figure: "scale: CPU per call in the dashboard's process, " + transport, Value: float64(cpu.Microseconds()) / float64(max(1, calls.Load())), Unit: "µs",
+		Note: "its API clients included; unlike calls/s, it hardly depends on what else the machine runs"})
 	benchfig.Report(b, "call-p50-ms", benchfig.Figure{Item: 4, Figure: "scale: call p50 under that load, " + transport, Value: ms(benchfig.Percentile(all, 50)), Unit: "ms"})
 }
 
@@ -423,3 +432,10 @@ func mean(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// processCPU is the CPU time this process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,97 @@
+package backend_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/store"
+)
+
+// countedAudit is the SQLite store, counting the writes of audit events.
+type countedAudit struct {
+	*store.DB
+	singles, batches atomic.Int64
+}
+
+func (s *countedAudit) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
+	s.singles.Add(1)
+	return s.DB.AppendAuditEvent(ctx, e)
+}
+
+func (s *countedAudit) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent) error {
+	s.batches.Add(1)
+	return s.DB.AppendAuditEvents(ctx, events)
+}
+
+func auditEvent(i int) backend.AuditEvent {
+	return backend.AuditEvent{ActorID: 1, ActorName: "ada", Via: backend.ViaToken, Action: "tool.call", Target: fmt.Sprintf("session %d", i)}
+}
+
+// TestAuditWriterBatches: a burst of requests is one write of the audit
+// log, and a page read right after shows every event of the burst.
+func TestAuditWriterBatches(t *testing.T) {
+	ctx := testContext(t)
+	db := &countedAudit{DB: MustOpenDB(t)}
+	audit := backend.NewAuditWriter(db, testLogger(t))
+	t.Cleanup(audit.Close)
+	const n = 100
+	for i := range n {
+		if err := audit.Record(ctx, auditEvent(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, err := audit.Page(ctx, backend.AuditFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Events) != n || page.Events[0].Target != fmt.Sprintf("session %d", n-1) || page.Events[n-1].Target != "session 0" {
+		t.Fatalf("the page after %d events holds %d, newest %+v", n, len(page.Events), page.Events[0])
+	}
+	if s, b := db.singles.Load(), db.batches.Load(); s != 0 || b != 1 {
+		t.Errorf("%d events took %d single appends and %d batches, want one batch", n, s, b)
+	}
+}
+
+// TestAuditWriterLingers: an event nobody reads is written on its own
+// soon after it was recorded, and Close writes what is still queued.
+func TestAuditWriterLingers(t *testing.T) {
+	ctx := testContext(t)
+	db := MustOpenDB(t)
+	audit := backend.NewAuditWriter(db, testLogger(t))
+	if err := audit.Record(ctx, auditEvent(1)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		events, err := db.ListAuditEvents(ctx, backend.AuditFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("an event recorded 5 s ago is not in the database")
+		}
+	}
+	for i := range 3 {
+		if err := audit.Record(ctx, auditEvent(2+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	audit.Close()
+	events, err := db.ListAuditEvents(ctx, backend.AuditFilter{})
+	if err != nil || len(events) != 4 {
+		t.Fatalf("after Close the database holds %d events (%v), want 4", len(events), err)
+	}
+	// Once closed, Record appends at once.
+	if err := audit.Record(ctx, auditEvent(9)); err != nil {
+		t.Fatal(err)
+	}
+	if events, _ := db.ListAuditEvents(ctx, backend.AuditFilter{}); len(events) != 5 {
+		t.Errorf("an event recorded after Close: %d events, want 5", len(events))
+	}
+}
