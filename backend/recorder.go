@@ -17,6 +17,13 @@ import (
 // what is already stored. Requests are linked to their responses with the
 // latency between them.
 //
+// The recorder is the one place that decides what a frame is (see
+// classify): its JSON-RPC shape, id, method, whether it is a tool's
+// failure, which request it answers and whether its id clashed with a
+// pending request. One goroutine classifies frames as they come, giving
+// them their ids; another commits them in batches. A caller waiting for
+// its own request's frames watches it (WatchRequest) rather than flushing.
+//
 // Record blocks when the queue is full, so a recorder that cannot write
 // slows the sessions down instead of losing frames.
 type Recorder struct {
