@@ -149,6 +149,10 @@ type benchRow struct {
 	direction, kind, rpcType, method string
 	rpcID, http                      sql.NullString
 	body                             []byte
+	bodySize                         int
+	isError                          bool
+	idClash                          string
+	idClashFrame                     sql.NullInt64
 }
 
 type benchExchange struct {
@@ -158,7 +162,7 @@ type benchExchange struct {
 
 func readRows(b *testing.B, raw *sql.DB) ([]benchRow, []benchExchange) {
 	b.Helper()
-	rs, err := raw.Query(`SELECT id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http FROM frames ORDER BY id`)
+	rs, err := raw.Query(`SELECT id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http, body_size, is_error, id_clash, id_clash_frame FROM frames ORDER BY id`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -166,7 +170,7 @@ func readRows(b *testing.B, raw *sql.DB) ([]benchRow, []benchExchange) {
 	var rows []benchRow
 	for rs.Next() {
 		var r benchRow
-		if err := rs.Scan(&r.id, &r.session, &r.time, &r.direction, &r.kind, &r.rpcType, &r.rpcID, &r.method, &r.body, &r.http); err != nil {
+		if err := rs.Scan(&r.id, &r.session, &r.time, &r.direction, &r.kind, &r.rpcType, &r.rpcID, &r.method, &r.body, &r.http, &r.bodySize, &r.isError, &r.idClash, &r.idClashFrame); err != nil {
 			b.Fatal(err)
 		}
 		rows = append(rows, r)
@@ -207,7 +211,7 @@ func bareInsert(b *testing.B, dir string, sessions []int64, rows []benchRow, exc
 	}
 	schema.Close()
 	raw := mustRawDB(b, path)
-	insFrame, err := raw.Prepare(`INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	insFrame, err := raw.Prepare(`INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, http, body_size, is_error, id_clash, id_clash_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -228,7 +232,7 @@ func bareInsert(b *testing.B, dir string, sessions []int64, rows []benchRow, exc
 		}
 		fs, es := tx.Stmt(insFrame), tx.Stmt(insExchange)
 		for _, r := range batch {
-			if _, err := fs.Exec(r.id, r.session, r.time, r.direction, r.kind, r.rpcType, r.rpcID, r.method, r.body, r.http); err != nil {
+			if _, err := fs.Exec(r.id, r.session, r.time, r.direction, r.kind, r.rpcType, r.rpcID, r.method, r.body, r.http, r.bodySize, r.isError, r.idClash, r.idClashFrame); err != nil {
 				b.Fatal(err)
 			}
 		}

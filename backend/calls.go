@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -25,10 +24,13 @@ type CallOptions struct {
 	// unique to the call); each report is published on the hub as an Event
 	// with Progress set. It needs ID.
 	Progress bool
-	// ResponseFrame asks for the stored response frame's id in
-	// CallResult.ResponseFrameID: once the response came, the call waits
-	// until the recorder has committed it. A tool call that ran as a task
-	// has no one response frame, and gets none.
+	// ResponseFrame asks for the ids of the request's and response's
+	// frames in CallResult.RequestFrameID and ResponseFrameID, which the
+	// recorder hands over as it classifies them: once the response came,
+	// the call waits until the recorder has committed that frame (and no
+	// other), so that the caller may link to it or store rows naming it. A
+	// tool call that ran as a task has no one response frame, and gets
+	// none.
 	ResponseFrame bool
 }
 
@@ -111,7 +113,8 @@ func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, par
 		return CallResult{}, err
 	}
 	defer done()
-	opts, noteFrame := p.responseFrameNoter(ls, o, opts)
+	opts, noteFrame, release := p.responseFrameNoter(ls, o, opts)
+	defer release()
 	res, err := p.call(ctx, ls, method, params, opts...)
 	if err != nil && cancelled(ctx, o) {
 		return CallResult{Latency: res.Latency}, ErrCallCancelled
@@ -123,19 +126,42 @@ func (p *Pool) CallWith(ctx context.Context, sessionID int64, method string, par
 }
 
 // responseFrameNoter adds to opts, when o asks for the response frame,
-// the option that notes the request's id, and returns noteFrame, which
-// sets res.ResponseFrameID once the call has been answered (it does
-// nothing when o did not ask).
-func (p *Pool) responseFrameNoter(ls *liveSession, o CallOptions, opts []mcpclient.CallOption) (_ []mcpclient.CallOption, noteFrame func(context.Context, *CallResult)) {
+// the option that watches each request the call sends (see
+// Recorder.WatchRequest), and returns noteFrame, which sets the frame ids
+// of res once the call has been answered, and release, which the caller
+// must call when the call has ended. Both do nothing when o did not ask.
+func (p *Pool) responseFrameNoter(ls *liveSession, o CallOptions, opts []mcpclient.CallOption) (_ []mcpclient.CallOption, noteFrame func(context.Context, *CallResult), release func()) {
 	if !o.ResponseFrame {
-		return opts, func(context.Context, *CallResult) {}
+		return opts, func(context.Context, *CallResult) {}, func() {}
 	}
-	var sentID atomic.Int64
-	return append(opts, mcpclient.WithRequestID(sentID.Store)), func(ctx context.Context, res *CallResult) {
-		if id := sentID.Load(); id != 0 {
-			res.ResponseFrameID = p.responseFrameID(context.WithoutCancel(ctx), ls.session.ID, id)
+	var mu sync.Mutex
+	var watch *RequestWatch // of the last request sent: its response is the call's
+	watchSent := func(id int64) {
+		w := p.rec.WatchRequest(ls.session.ID, strconv.FormatInt(id, 10))
+		mu.Lock()
+		old := watch
+		watch = w
+		mu.Unlock()
+		if old != nil {
+			old.Close()
 		}
 	}
+	last := func() *RequestWatch {
+		mu.Lock()
+		defer mu.Unlock()
+		return watch
+	}
+	noteFrame = func(ctx context.Context, res *CallResult) {
+		if w := last(); w != nil {
+			res.RequestFrameID, res.ResponseFrameID = p.frameIDs(context.WithoutCancel(ctx), ls.session.ID, w)
+		}
+	}
+	release = func() {
+		if w := last(); w != nil {
+			w.Close()
+		}
+	}
+	return append(opts, mcpclient.WithRequestID(watchSent)), noteFrame, release
 }
 
 // register registers a call with an ID among the session's running calls
@@ -164,24 +190,25 @@ func cancelled(ctx context.Context, o CallOptions) bool {
 	return o.ID != "" && errors.Is(context.Cause(ctx), ErrCallCancelled)
 }
 
-// responseFrameTimeout bounds the wait for a response frame's id.
+// responseFrameTimeout bounds the wait for a response frame's commit.
 const responseFrameTimeout = 5 * time.Second
 
-// responseFrameID returns the id of the stored response to the session's
-// request rpcID, or 0 when it cannot be found in time (recording fails):
-// the caller then shows the result without links to the stored frame.
-func (p *Pool) responseFrameID(ctx context.Context, sessionID, rpcID int64) int64 {
+// frameIDs returns the ids of the watched request's frame and of its
+// response's once that is committed, or zeros when that does not happen in
+// time (recording fails): the caller then shows the result without links
+// to the stored frames.
+func (p *Pool) frameIDs(ctx context.Context, sessionID int64, w *RequestWatch) (request, response int64) {
 	ctx, cancel := context.WithTimeout(ctx, responseFrameTimeout)
 	defer cancel()
-	if err := p.rec.Flush(ctx); err != nil {
-		p.log.Warn("response frame not stored", "session", sessionID, "err", err)
-		return 0
-	}
-	id, _, err := p.rec.store.ResponseFrameID(ctx, sessionID, strconv.FormatInt(rpcID, 10))
+	request, response, err := w.Committed(ctx)
 	if err != nil {
-		p.log.Warn("response frame not found", "session", sessionID, "err", err)
+		p.log.Warn("response frame not stored", "session", sessionID, "err", err)
+		return 0, 0
 	}
-	return id
+	if response == 0 {
+		return 0, 0
+	}
+	return request, response
 }
 
 // progressPublisher returns the progress callback of one call: it

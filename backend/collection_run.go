@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend/jsondiff"
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // Run is one run of a collection's examples (all, or one) on a session.
@@ -357,7 +358,7 @@ func judgeSnapshot(ex Example, res CallResult) (RunOutcome, string, []jsondiff.C
 	if !ex.AssertionsOnly {
 		diff, _ = jsondiff.Diff(ex.Snapshot, res.Result, ex.Volatile)
 	}
-	if got := isErrorResult(res.Result); got != ex.ExpectIsError {
+	if got := mcpclient.IsToolError(res.Result); got != ex.ExpectIsError {
 		return RunFail, fmt.Sprintf("isError is %t, expected %t.", got, ex.ExpectIsError), diff
 	}
 	if len(diff) > 0 {

@@ -306,22 +306,21 @@ func (s *Collections) exampleFromFrame(ctx context.Context, responseID int64) (E
 	if err != nil {
 		return Example{}, err
 	}
-	var request struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	var answer struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(req.Body, &request) != nil || request.Method == "" || json.Unmarshal(resp.Body, &answer) != nil {
+	// The recorder classified both frames; only the members it does not
+	// store (params, the result or error itself) are read here.
+	request, err := mcpclient.DecodeEnvelope(req.Body)
+	if err != nil || req.Method == "" {
 		return Example{}, notSaveable
 	}
-	ex := Example{Method: request.Method, Params: StripMeta(request.Params), Volatile: []string{}}
+	answer, err := mcpclient.DecodeEnvelope(resp.Body)
+	if err != nil {
+		return Example{}, notSaveable
+	}
+	ex := Example{Method: req.Method, Params: StripMeta(request.Params), Volatile: []string{}}
 	if resp.RPCType == RPCError {
 		ex.SnapshotKind, ex.Snapshot = SnapshotError, answer.Error
 	} else {
-		ex.SnapshotKind, ex.Snapshot, ex.ExpectIsError = SnapshotResult, answer.Result, isErrorResult(answer.Result)
+		ex.SnapshotKind, ex.Snapshot, ex.ExpectIsError = SnapshotResult, answer.Result, resp.ToolError
 	}
 	if len(ex.Snapshot) == 0 {
 		return Example{}, notSaveable
@@ -348,14 +347,6 @@ func StripMeta(params json.RawMessage) json.RawMessage {
 		return params
 	}
 	return b
-}
-
-// isErrorResult reports whether a result carries isError: true.
-func isErrorResult(result json.RawMessage) bool {
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	return json.Unmarshal(result, &r) == nil && r.IsError
 }
 
 // ExampleEdit is what the collection page may change in an example.

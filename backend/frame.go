@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -44,6 +45,39 @@ type Frame struct {
 	PairID int64
 	// LatencyNS is response time minus request time on both frames of a linked pair.
 	LatencyNS int64
+	// ToolError is set on a result that says "isError": true, a tool's
+	// failure (mcpclient.IsToolError), as the recorder decided it.
+	ToolError bool
+	// Clash says how the frame's JSON-RPC id clashed with a request still
+	// pending; ClashFrameID is the frame of that other request. See IDClash.
+	Clash        IDClash
+	ClashFrameID int64
+}
+
+// IDClash is what the recorder noted about a frame whose JSON-RPC id was
+// already taken by a pending request of the same direction.
+type IDClash string
+
+const (
+	// ClashDuplicate marks a request sent while an earlier request with
+	// the same id, ClashFrameID, was still unanswered. Both stay pending.
+	ClashDuplicate IDClash = "duplicate-id"
+	// ClashAmbiguous marks a response whose id names several pending
+	// requests. It is paired with the oldest of them (PairID), since a
+	// peer answers in order more often than not; ClashFrameID is the
+	// newest one, still pending.
+	ClashAmbiguous IDClash = "ambiguous-response"
+)
+
+// ClashNote describes the frame's id clash for people ("" when it has none).
+func (f Frame) ClashNote() string {
+	switch f.Clash {
+	case ClashDuplicate:
+		return fmt.Sprintf("duplicate id: request %d still pending", f.ClashFrameID)
+	case ClashAmbiguous:
+		return fmt.Sprintf("ambiguous: the id names several pending requests; paired with the oldest, %d; request %d still pending", f.PairID, f.ClashFrameID)
+	}
+	return ""
 }
 
 // Size is the length of the whole body.
@@ -95,8 +129,8 @@ type FrameQuery struct {
 // FrameFilter selects frames as a person looking for something in a
 // session's traffic does. The zero value matches every frame.
 type FrameFilter struct {
-	// Errors keeps JSON-RPC errors, malformed input, and results that say
-	// "isError": true.
+	// Errors keeps JSON-RPC errors, malformed input, and tool errors
+	// (Frame.ToolError).
 	Errors bool
 	// NoNotifications leaves notifications out.
 	NoNotifications bool
@@ -107,15 +141,6 @@ type FrameFilter struct {
 	Text string
 }
 
-// IsToolError reports whether f is a result that says "isError": true, in
-// the first MaxBodyPreview bytes of its body. It looks for the bytes, not
-// the decoded member, so that traffic views and filters stay cheap; the
-// store's filter looks for the same bytes.
-func (f Frame) IsToolError() bool {
-	body := f.Body[:min(len(f.Body), MaxBodyPreview)]
-	return f.RPCType == RPCResult && (bytes.Contains(body, []byte(`"isError":true`)) || bytes.Contains(body, []byte(`"isError": true`)))
-}
-
 // IsZero reports whether the filter matches every frame.
 func (q FrameFilter) IsZero() bool { return q == FrameFilter{} }
 
@@ -124,7 +149,7 @@ func (q FrameFilter) IsZero() bool { return q == FrameFilter{} }
 func (q FrameFilter) Matches(f Frame) bool {
 	body := f.Body[:min(len(f.Body), MaxBodyPreview)]
 	switch {
-	case q.Errors && !(f.RPCType == RPCError || f.Kind == mcpclient.KindParseError || f.IsToolError()):
+	case q.Errors && !(f.RPCType == RPCError || f.Kind == mcpclient.KindParseError || f.ToolError):
 		return false
 	case q.NoNotifications && f.RPCType == RPCNotification:
 		return false
@@ -163,8 +188,4 @@ type FrameStore interface {
 	GetFrame(ctx context.Context, id int64) (Frame, error)
 	// CountFrames returns how many frames a session has.
 	CountFrames(ctx context.Context, sessionID int64) (int, error)
-	// ResponseFrameID returns the id of the response linked to the
-	// session's outbound request whose JSON-RPC id is rpcID (its JSON
-	// text); false when there is none (the latest such request counts).
-	ResponseFrameID(ctx context.Context, sessionID int64, rpcID string) (int64, bool, error)
 }

@@ -68,7 +68,7 @@ func (e HistoryEntry) Outcome() Outcome {
 	switch {
 	case e.Response.RPCType == RPCError:
 		return OutcomeRPCError
-	case e.Response.IsToolError():
+	case e.Response.ToolError:
 		return OutcomeToolError
 	}
 	return OutcomeOK

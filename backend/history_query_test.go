@@ -83,7 +83,7 @@ func TestHistoryEntry(t *testing.T) {
 		hasCode  bool
 	}{
 		{"ok", backend.Frame{RPCType: backend.RPCResult, Body: []byte(`{"result":{}}`)}, backend.OutcomeOK, 0, false},
-		{"isError", backend.Frame{RPCType: backend.RPCResult, Body: []byte(`{"result":{"isError":true}}`)}, backend.OutcomeToolError, 0, false},
+		{"isError", backend.Frame{RPCType: backend.RPCResult, ToolError: true, Body: []byte(`{"result":{"isError":true}}`)}, backend.OutcomeToolError, 0, false},
 		{"rpc error", backend.Frame{RPCType: backend.RPCError, Body: []byte(`{"error":{"code":-32601,"message":"x"}}`)}, backend.OutcomeRPCError, -32601, true},
 	}
 	for _, tt := range tests {

@@ -29,6 +29,9 @@ func TestCallResponseFrameAndLastCall(t *testing.T) {
 	if err != nil || f.RPCType != backend.RPCResult || f.Method != "tools/call" || !strings.Contains(string(f.Body), "find me") {
 		t.Fatalf("the response frame = %+v (%s), %v", f, f.Body, err)
 	}
+	if res.RequestFrameID == 0 || f.PairID != res.RequestFrameID {
+		t.Errorf("RequestFrameID = %d, want the stored request %d", res.RequestFrameID, f.PairID)
+	}
 	if err := last.Remember(ctx, sess.ID, backend.ItemTool, "echo", args, res, nil); err != nil {
 		t.Fatal(err)
 	}

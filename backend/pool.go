@@ -436,9 +436,10 @@ type CallResult struct {
 	Result  json.RawMessage     // set on success
 	Error   *mcpclient.RPCError // set when the server answered with a JSON-RPC error
 	Latency time.Duration
-	// ResponseFrameID is the stored response frame's id when the call
-	// asked for it (CallOptions.ResponseFrame) and it was found, else 0.
-	ResponseFrameID int64
+	// RequestFrameID and ResponseFrameID are the stored request and
+	// response frames when the call asked for them
+	// (CallOptions.ResponseFrame) and they were recorded in time, else 0.
+	RequestFrameID, ResponseFrameID int64
 }
 
 // Call sends a request on a live session. A JSON-RPC error response is a

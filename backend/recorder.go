@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +17,13 @@ import (
 // what is already stored. Requests are linked to their responses with the
 // latency between them.
 //
+// The recorder is the one place that decides what a frame is (see
+// classify): its JSON-RPC shape, id, method, whether it is a tool's
+// failure, which request it answers and whether its id clashed with a
+// pending request. One goroutine classifies frames as they come, giving
+// them their ids; another commits them in batches. A caller waiting for
+// its own request's frames watches it (WatchRequest) rather than flushing.
+//
 // Record blocks when the queue is full, so a recorder that cannot write
 // slows the sessions down instead of losing frames.
 type Recorder struct {
@@ -25,23 +31,32 @@ type Recorder struct {
 	hub   *Hub
 	log   *slog.Logger
 
-	queue chan recordItem
-	stop  chan struct{}
-	done  chan struct{}
+	queue      chan recordItem
+	classified chan classifiedItem // from classifyLoop to commitLoop
+	stop       chan struct{}
+	done       chan struct{}
 
 	closeOnce sync.Once
 	mu        sync.Mutex
 	closed    bool
 	failure   error          // the last write failure, nil once a write succeeds again
 	senders   sync.WaitGroup // enqueue calls in progress; run drains after they finish
+	committed int64          // the id of the last frame committed; every earlier one is too
+	commits   chan struct{}  // closed (and replaced) on every commit
+	// hurry asks the batch being gathered to be committed without
+	// lingering, for someone waiting for one of its frames.
+	hurry chan struct{}
 
-	// nextID is the next frame id to hand out: the run goroutine takes
-	// them one at a time, ReserveFrameIDs in blocks.
+	watchMu  sync.Mutex
+	watches  map[pendingKey]*RequestWatch // requests about to be sent, by their key
+	watching atomic.Int32                 // len(watches), read without the lock
+
+	// nextID is the next frame id to hand out: classifyLoop takes them
+	// one at a time, ReserveFrameIDs in blocks.
 	nextID atomic.Int64
 
-	// Owned by the run goroutine.
-	pending map[pendingKey]pendingRequest
-	linger  *time.Timer // stopped between batches
+	pending pendingRequests // owned by classifyLoop
+	linger  *time.Timer     // owned by commitLoop; stopped between batches
 }
 
 // recordItem is a frame to store, or a control marker.
@@ -52,21 +67,11 @@ type recordItem struct {
 	forget    bool          // marker: drop the session's unanswered requests
 }
 
-type pendingKey struct {
-	sessionID int64
-	dir       mcpclient.Direction // direction of the request
-	id        string
-}
-
-type pendingRequest struct {
-	frameID int64
-	time    time.Time
-	method  string
-}
-
 const (
 	recorderQueue    = 8192
 	recorderMaxBatch = 1024
+	// maxPendingPerRun bounds the unanswered requests the recorder keeps
+	// to pair; requests past it are recorded unpaired.
 	maxPendingPerRun = 100000
 	// recorderLinger is how long a batch waits for more frames after its
 	// first: a trickle of frames (a request now, its response a moment
@@ -83,15 +88,21 @@ func NewRecorder(ctx context.Context, store FrameStore, hub *Hub, log *slog.Logg
 	}
 	r := &Recorder{
 		store: store, hub: hub, log: log,
-		queue:   make(chan recordItem, recorderQueue),
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
-		pending: map[pendingKey]pendingRequest{},
-		linger:  time.NewTimer(time.Hour),
+		queue:      make(chan recordItem, recorderQueue),
+		classified: make(chan classifiedItem, recorderMaxBatch),
+		stop:       make(chan struct{}),
+		done:       make(chan struct{}),
+		commits:    make(chan struct{}),
+		hurry:      make(chan struct{}, 1),
+		watches:    map[pendingKey]*RequestWatch{},
+		pending:    newPendingRequests(),
+		linger:     time.NewTimer(time.Hour),
 	}
 	r.linger.Stop()
 	r.nextID.Store(maxID + 1)
-	go r.run()
+	r.committed = maxID
+	go r.classifyLoop()
+	go r.commitLoop()
 	return r, nil
 }
 
@@ -130,6 +141,31 @@ func (r *Recorder) Flush(ctx context.Context) error {
 		return r.Failure()
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// waitCommitted waits until the frame id, which the recorder has already
+// classified, is committed, hurrying the batch that holds it; it fails
+// when ctx ends or the recorder closes first.
+func (r *Recorder) waitCommitted(ctx context.Context, id int64) error {
+	for {
+		r.mu.Lock()
+		committed, commits := r.committed >= id, r.commits
+		r.mu.Unlock()
+		if committed {
+			return nil
+		}
+		select {
+		case r.hurry <- struct{}{}:
+		default: // a hurry is pending already
+		}
+		select {
+		case <-commits:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.done:
+			return ErrRecorderClosed
+		}
 	}
 }
 
@@ -178,19 +214,23 @@ func (r *Recorder) enqueue(it recordItem) error {
 	}
 }
 
-func (r *Recorder) run() {
-	defer close(r.done)
+// classifyLoop is the first of the recorder's two goroutines: it
+// classifies each frame the moment it is queued (so that a watched request
+// learns its frame ids without waiting for any commit) and hands it on to
+// commitLoop, in order.
+func (r *Recorder) classifyLoop() {
+	defer close(r.classified)
 	for {
 		select {
 		case it := <-r.queue:
-			r.handleBatch(it)
+			r.take(it)
 		case <-r.stop:
 			// Drain what was queued before Close, once no enqueue can add more.
 			r.senders.Wait()
 			for {
 				select {
 				case it := <-r.queue:
-					r.handleBatch(it)
+					r.take(it)
 				default:
 					return
 				}
@@ -199,45 +239,75 @@ func (r *Recorder) run() {
 	}
 }
 
-// handleBatch takes first and what else is queued or arrives within
-// recorderLinger (up to the batch size), commits the frames among them in
-// one transaction, publishes them, then serves the markers.
-func (r *Recorder) handleBatch(first recordItem) {
-	items := r.gather(first)
-	var frames []Frame
-	var exchanges []Exchange
-	for _, it := range items {
-		switch {
-		case it.flushed != nil:
-		case it.forget:
-			for k := range r.pending {
-				if k.sessionID == it.sessionID {
-					delete(r.pending, k)
-				}
-			}
-		default:
-			f, ex := r.classify(it.sessionID, it.frame)
-			frames = append(frames, f)
-			if ex != nil {
-				exchanges = append(exchanges, *ex)
-			}
-		}
-	}
-	if len(frames) > 0 {
-		r.commit(frames, exchanges)
-	}
-	for _, it := range items {
-		if it.flushed != nil {
-			close(it.flushed)
-		}
+// classifiedItem is a classified frame (with the exchange it completes)
+// or a flush marker, on its way to commitLoop.
+type classifiedItem struct {
+	frame    Frame
+	exchange *Exchange
+	flushed  chan struct{}
+}
+
+// take handles one queued item.
+func (r *Recorder) take(it recordItem) {
+	switch {
+	case it.forget:
+		r.forget(it.sessionID)
+	case it.flushed != nil:
+		r.classified <- classifiedItem{flushed: it.flushed}
+	default:
+		f, ex := r.classify(it.sessionID, it.frame)
+		r.classified <- classifiedItem{frame: f, exchange: ex}
 	}
 }
 
-// gather returns first and the items queued after it: whatever is queued
-// at once and, unless a Flush is waiting or the recorder is stopping,
-// whatever arrives within recorderLinger, up to recorderMaxBatch items.
-func (r *Recorder) gather(first recordItem) []recordItem {
-	items := []recordItem{first}
+// commitLoop is the second goroutine: it commits what classifyLoop hands
+// on, in batches, until classifyLoop has stopped.
+func (r *Recorder) commitLoop() {
+	defer close(r.done)
+	for it := range r.classified {
+		r.handleBatch(it)
+	}
+}
+
+// handleBatch takes first and what else is handed on at once or within
+// recorderLinger (up to the batch size), commits the frames among them in
+// one transaction, publishes them, then serves the flush markers.
+func (r *Recorder) handleBatch(first classifiedItem) {
+	var b batch
+	r.gather(first, &b)
+	if len(b.frames) > 0 {
+		r.commit(b.frames, b.exchanges)
+	}
+	for _, c := range b.flushed {
+		close(c)
+	}
+}
+
+// batch is what handleBatch has taken so far.
+type batch struct {
+	frames    []Frame
+	exchanges []Exchange
+	flushed   []chan struct{}
+}
+
+func (b *batch) add(it classifiedItem) {
+	if it.flushed != nil {
+		b.flushed = append(b.flushed, it.flushed)
+		return
+	}
+	b.frames = append(b.frames, it.frame)
+	if it.exchange != nil {
+		b.exchanges = append(b.exchanges, *it.exchange)
+	}
+}
+
+// gather takes first and the items handed on after it: whatever is there
+// at once and, unless a Flush or a commit waiter (see waitCommitted) is
+// waiting or the recorder is stopping, whatever arrives within
+// recorderLinger, up to recorderMaxBatch items.
+func (r *Recorder) gather(first classifiedItem, b *batch) {
+	b.add(first)
+	n := 1
 	urgent := first.flushed != nil
 	lingering := false
 	defer func() {
@@ -245,31 +315,38 @@ func (r *Recorder) gather(first recordItem) []recordItem {
 			r.linger.Stop()
 		}
 	}()
-	for len(items) < recorderMaxBatch {
-		var it recordItem
+	for n < recorderMaxBatch {
+		var it classifiedItem
+		var ok bool
 		select {
-		case it = <-r.queue:
+		case it, ok = <-r.classified:
 		default:
 			if urgent {
-				return items
+				return
 			}
 			if !lingering {
 				r.linger.Reset(recorderLinger)
 				lingering = true
 			}
 			select {
-			case it = <-r.queue:
+			case it, ok = <-r.classified:
+			case <-r.hurry:
+				urgent = true
+				continue // take what is there already, then commit
 			case <-r.linger.C:
 				lingering = false
-				return items
+				return
 			case <-r.stop:
-				return items
+				return
 			}
 		}
-		items = append(items, it)
+		if !ok {
+			return // classifyLoop has stopped; commitLoop ends after this batch
+		}
+		b.add(it)
+		n++
 		urgent = urgent || it.flushed != nil
 	}
-	return items
 }
 
 // commit writes the batch, retrying while the database refuses it and the
@@ -292,6 +369,11 @@ func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 		}
 		backoff = min(2*backoff, 2*time.Second)
 	}
+	r.mu.Lock()
+	r.committed = frames[len(frames)-1].ID
+	close(r.commits)
+	r.commits = make(chan struct{})
+	r.mu.Unlock()
 	start := 0
 	for i := 1; i <= len(frames); i++ {
 		if i == len(frames) || frames[i].SessionID != frames[start].SessionID {
@@ -299,66 +381,4 @@ func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 			start = i
 		}
 	}
-}
-
-// rpcEnvelope is the part of a JSON-RPC message the recorder reads.
-type rpcEnvelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
-// classify gives the frame its id and JSON-RPC shape and, for a response,
-// the exchange linking it to its request.
-func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchange) {
-	f := Frame{
-		ID: r.nextID.Add(1) - 1, SessionID: sessionID, Time: in.Time, Direction: in.Direction,
-		Kind: in.Kind, Body: in.Body, HTTP: in.HTTP,
-	}
-	if in.Kind != mcpclient.KindMessage {
-		return f, nil
-	}
-	var env rpcEnvelope
-	if json.Unmarshal(in.Body, &env) != nil {
-		return f, nil
-	}
-	hasID := len(env.ID) > 0 && string(env.ID) != "null"
-	if hasID && !isRPCID(env.ID) {
-		return f, nil // an object or array id names no request: not a well-formed message
-	}
-	if hasID {
-		f.RPCID = string(env.ID)
-	}
-	switch {
-	case env.Method != nil && hasID:
-		f.RPCType, f.Method = RPCRequest, *env.Method
-		if len(r.pending) < maxPendingPerRun {
-			r.pending[pendingKey{sessionID, in.Direction, f.RPCID}] = pendingRequest{frameID: f.ID, time: in.Time, method: f.Method}
-		}
-	case env.Method != nil:
-		f.RPCType, f.Method = RPCNotification, *env.Method
-	case hasID && (env.Result != nil || env.Error != nil):
-		f.RPCType = RPCResult
-		if env.Error != nil {
-			f.RPCType = RPCError
-		}
-		key := pendingKey{sessionID, opposite(in.Direction), f.RPCID}
-		if req, ok := r.pending[key]; ok {
-			delete(r.pending, key)
-			f.Method, f.PairID, f.LatencyNS = req.method, req.frameID, in.Time.Sub(req.time).Nanoseconds()
-			return f, &Exchange{RequestFrameID: req.frameID, ResponseFrameID: f.ID, SessionID: sessionID, Method: req.method, LatencyNS: f.LatencyNS}
-		}
-	case env.Error != nil:
-		f.RPCType = RPCError // an error without an id, e.g. a parse error reply
-	}
-	return f, nil
-}
-
-func opposite(d mcpclient.Direction) mcpclient.Direction {
-	if d == mcpclient.Outbound {
-		return mcpclient.Inbound
-	}
-	return mcpclient.Outbound
 }

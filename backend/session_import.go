@@ -110,6 +110,7 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 			p.seen[key] = true
 			f := in.Frame
 			f.ID, f.SessionID, f.PairID, f.LatencyNS, f.BodySize = im.ids.ReserveFrameIDs(1), sessionID, 0, 0, 0
+			f.ToolError, f.Clash, f.ClashFrameID = importedToolError(f), "", 0
 			if e, ok := p.link(in, f); ok {
 				exchanges = append(exchanges, e)
 			}
@@ -133,6 +134,16 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 		}
 		return importedServerName(names), nil
 	})
+}
+
+// importedToolError decides, as the recorder does, whether an imported
+// frame is a tool's failure: a file's say is not taken for it.
+func importedToolError(f Frame) bool {
+	if f.RPCType != RPCResult {
+		return false
+	}
+	env, err := mcpclient.DecodeEnvelope(f.Body)
+	return err == nil && mcpclient.IsToolError(env.Result)
 }
 
 // fileFrameID names a frame as the file does.

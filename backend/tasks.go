@@ -172,7 +172,8 @@ func (p *Pool) CallTool(ctx context.Context, sessionID int64, tool Tool, args js
 	if asTask {
 		augment = &mcpclient.TaskParams{TTL: taskTTL.Milliseconds()}
 	}
-	opts, noteFrame := p.responseFrameNoter(ls, o, opts)
+	opts, noteFrame, release := p.responseFrameNoter(ls, o, opts)
+	defer release()
 	start := time.Now()
 	raw, created, err := ls.client.StartToolCall(ctx, tool.Name, args, augment, opts...)
 	res, err := p.answer(ctx, ls, o, "tools/call", raw, err, start)

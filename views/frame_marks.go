@@ -33,7 +33,7 @@ func markOf(f backend.Frame) frameMark {
 			label += " " + strconv.Itoa(m.Error.Code)
 		}
 		return frameMark{"marked-error", label}
-	case f.IsToolError():
+	case f.ToolError:
 		return frameMark{"marked-tool-error", "isError"}
 	case f.Method == "notifications/message":
 		if level := stringMember(f.Body, "level"); level != "" {

@@ -11,6 +11,7 @@ func TestMarkOf(t *testing.T) {
 	msg := func(rpc backend.RPCType, method, body string) backend.Frame {
 		return backend.Frame{Kind: mcpclient.KindMessage, RPCType: rpc, Method: method, Body: []byte(body)}
 	}
+	toolError := func(f backend.Frame) backend.Frame { f.ToolError = true; return f } // as the recorder stores it
 	tests := []struct {
 		name  string
 		f     backend.Frame
@@ -19,8 +20,7 @@ func TestMarkOf(t *testing.T) {
 	}{
 		{"JSON-RPC error with its code", msg(backend.RPCError, "tools/call", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`), "marked-error", "error -32602"},
 		{"JSON-RPC error, preview only", backend.Frame{Kind: mcpclient.KindMessage, RPCType: backend.RPCError, Body: []byte(`{"jsonrpc":"2.0","id":1,"error":{"co`), BodySize: 9000}, "marked-error", "error"},
-		{"tool error", msg(backend.RPCResult, "tools/call", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`), "marked-tool-error", "isError"},
-		{"tool error, spaced", msg(backend.RPCResult, "tools/call", `{"result": {"isError": true}}`), "marked-tool-error", "isError"},
+		{"tool error", toolError(msg(backend.RPCResult, "tools/call", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`)), "marked-tool-error", "isError"},
 		{"tool success", msg(backend.RPCResult, "tools/call", `{"result":{"isError":false}}`), "", ""},
 		{"log level", msg(backend.RPCNotification, "notifications/message", `{"method":"notifications/message","params":{"level":"warning","data":"x"}}`), "level-warning", "warning"},
 		{"log level with markup", msg(backend.RPCNotification, "notifications/message", `{"params":{"level":"<b>Err\"x"}}`), "", ""},

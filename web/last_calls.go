@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/schemaform"
@@ -109,12 +108,9 @@ func (s *Server) storedAnswer(ctx context.Context, lc backend.LastCall) (backend
 	if err != nil {
 		return backend.CallResult{}, backend.Errorf(backend.EUnavailable, "The stored response cannot be read: %s", backend.ErrorMessageOf(err))
 	}
-	var env struct {
-		Result json.RawMessage       `json:"result"`
-		Error  *backend.JSONRPCError `json:"error"`
-	}
-	if err := json.Unmarshal(f.Body, &env); err != nil {
+	res, err := backend.StoredAnswer(f)
+	if err != nil {
 		return backend.CallResult{}, backend.Errorf(backend.EUnavailable, "The stored response is not JSON-RPC: %s", err.Error())
 	}
-	return backend.CallResult{Result: env.Result, Error: env.Error, Latency: time.Duration(f.LatencyNS), ResponseFrameID: f.ID}, nil
+	return res, nil
 }

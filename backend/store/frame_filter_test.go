@@ -35,6 +35,7 @@ func TestFrameFilterInSQLIsMatches(t *testing.T) {
 	for i := range frames {
 		frames[i].ID, frames[i].SessionID, frames[i].Time = int64(i+1), sid, time.Now()
 	}
+	frames[2].ToolError, frames[3].ToolError = true, true // as the recorder decides it
 	if err := d.InsertFrames(ctx, frames, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,9 @@ type frameRow struct {
 	HTTP      sql.NullString `db:"http"`
 	PairID    sql.NullInt64  `db:"pair_id"`
 	LatencyNS sql.NullInt64  `db:"latency_ns"`
+	IsError   bool           `db:"is_error"`
+	IDClash   string         `db:"id_clash"`
+	ClashWith sql.NullInt64  `db:"id_clash_frame"`
 }
 
 // MaxFrameID implements backend.FrameStore.
@@ -56,7 +59,7 @@ type insertStatements struct {
 }
 
 const (
-	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, body_size, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, body_size, http, is_error, id_clash, id_clash_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertBodySQL     = `INSERT INTO frame_bodies (frame_id, body) VALUES (?, ?)`
 	insertExchangeSQL = `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`
 )
@@ -140,7 +143,8 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 		}
 		head := body[:min(len(body), backend.MaxBodyPreview)]
 		if _, err := fstmt.ExecContext(ctx, f.ID, f.SessionID, unixNano(f.Time), string(f.Direction), string(f.Kind), string(f.RPCType),
-			sql.NullString{String: f.RPCID, Valid: f.RPCID != ""}, f.Method, head, len(body), httpJSON); err != nil {
+			sql.NullString{String: f.RPCID, Valid: f.RPCID != ""}, f.Method, head, len(body), httpJSON,
+			f.ToolError, string(f.Clash), sql.NullInt64{Int64: f.ClashFrameID, Valid: f.ClashFrameID != 0}); err != nil {
 			return fmt.Errorf("store: insert frame %d: %w", f.ID, err)
 		}
 		if len(head) < len(body) {
@@ -171,6 +175,7 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 // when it is longer. Callers add WHERE, ORDER BY and LIMIT.
 const frameColumns = `
 	SELECT f.id, f.session_id, f.time, f.direction, f.kind, f.rpc_type, f.rpc_id, f.method, f.http, f.body_size,
+		f.is_error, f.id_clash, f.id_clash_frame,
 		CASE
 			WHEN ?1 > 0 THEN substr(f.body, 1, ?1)
 			WHEN f.body_size > length(f.body) THEN (SELECT b.body FROM frame_bodies b WHERE b.frame_id = f.id)
@@ -185,8 +190,7 @@ const frameColumns = `
 // ?6 Errors, ?7 NoNotifications, ?8 Direction and ?9 Text. frames.body
 // holds a body's first backend.MaxBodyPreview bytes, as Matches reads.
 const frameFilterSQL = `
-	AND (NOT ?6 OR f.rpc_type = 'error' OR f.kind = 'parse-error'
-		OR (f.rpc_type = 'result' AND (instr(f.body, '"isError":true') > 0 OR instr(f.body, '"isError": true') > 0)))
+	AND (NOT ?6 OR f.rpc_type = 'error' OR f.kind = 'parse-error' OR f.is_error)
 	AND (NOT ?7 OR f.rpc_type <> 'notification')
 	AND (?8 = '' OR f.direction = ?8)
 	AND (?9 = '' OR instr(f.method, ?9) > 0 OR instr(f.body, CAST(?9 AS BLOB)) > 0)`
@@ -257,28 +261,13 @@ func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
 	return n, nil
 }
 
-// ResponseFrameID implements backend.FrameStore.
-func (d *DB) ResponseFrameID(ctx context.Context, sessionID int64, rpcID string) (int64, bool, error) {
-	var id int64
-	err := d.db.GetContext(ctx, &id, `
-	SELECT e.response_frame_id FROM frames f JOIN exchanges e ON e.request_frame_id = f.id
-	WHERE f.session_id = ? AND f.direction = ? AND f.rpc_type = 'request' AND f.rpc_id = ?
-	ORDER BY f.id DESC LIMIT 1`, sessionID, string(mcpclient.Outbound), rpcID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	if err != nil {
-		return 0, false, fmt.Errorf("store: response to request %s of session %d: %w", rpcID, sessionID, err)
-	}
-	return id, true, nil
-}
-
 // frameOf decodes a frame row, opening its sealed HTTP headers.
 func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 	f := backend.Frame{
 		ID: r.ID, SessionID: r.SessionID, Time: fromUnixNano(r.Time), Direction: mcpclient.Direction(r.Direction),
 		Kind: mcpclient.FrameKind(r.Kind), RPCType: backend.RPCType(r.RPCType), RPCID: r.RPCID.String, Method: r.Method,
 		Body: r.Body, BodySize: r.BodySize, PairID: r.PairID.Int64, LatencyNS: r.LatencyNS.Int64,
+		ToolError: r.IsError, Clash: backend.IDClash(r.IDClash), ClashFrameID: r.ClashWith.Int64,
 	}
 	var err error
 	if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {

@@ -16,8 +16,8 @@ import (
 // fails on it.
 const historyJSON = `(CASE WHEN json_valid(CAST(%[1]s.body AS TEXT)) THEN CAST(%[1]s.body AS TEXT) END)`
 
-// historyToolError is backend.Frame.IsToolError on the response frame rs.
-const historyToolError = `(rs.rpc_type = 'result' AND (instr(rs.body, '"isError":true') > 0 OR instr(rs.body, '"isError": true') > 0))`
+// historyToolError is backend.Frame.ToolError on the response frame rs.
+const historyToolError = `rs.is_error`
 
 // historyWhere returns q's conditions on exchanges e, request frames rq,
 // response frames rs and sessions s, ANDed, with their arguments.

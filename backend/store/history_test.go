@@ -16,6 +16,7 @@ type historyFixture struct {
 	session           int64
 	method, req, resp string
 	rpcType           backend.RPCType // of the response
+	toolError         bool            // the response is a tool's failure
 	latency           time.Duration
 	at                time.Time
 }
@@ -36,7 +37,7 @@ func mustStoreExchanges(tb testing.TB, d *DB, fixtures ...historyFixture) []int6
 		rq := backend.Frame{ID: next + 1, SessionID: f.session, Time: f.at, Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage,
 			RPCType: backend.RPCRequest, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.req)}
 		rs := backend.Frame{ID: next + 2, SessionID: f.session, Time: f.at.Add(f.latency), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage,
-			RPCType: f.rpcType, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.resp)}
+			RPCType: f.rpcType, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.resp), ToolError: f.toolError}
 		next += 2
 		frames = append(frames, rq, rs)
 		exchanges = append(exchanges, backend.Exchange{RequestFrameID: rq.ID, ResponseFrameID: rs.ID, SessionID: f.session, Method: f.method, LatencyNS: f.latency.Nanoseconds()})
@@ -49,7 +50,7 @@ func mustStoreExchanges(tb testing.TB, d *DB, fixtures ...historyFixture) []int6
 }
 
 func toolCall(session int64, name, arg, resultText string, isError bool, latency time.Duration, at time.Time) historyFixture {
-	return historyFixture{session: session, method: "tools/call", rpcType: backend.RPCResult, latency: latency, at: at,
+	return historyFixture{session: session, method: "tools/call", rpcType: backend.RPCResult, toolError: isError, latency: latency, at: at,
 		req:  fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{"text":%q}}}`, name, arg),
 		resp: fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":%q}],"isError":%t}}`, resultText, isError)}
 }

@@ -32,12 +32,6 @@ func TestLastCalls(t *testing.T) {
 	if err := d.InsertFrames(ctx, frames, exchanges); err != nil {
 		t.Fatal(err)
 	}
-	if id, ok, err := d.ResponseFrameID(ctx, sid, "7"); err != nil || !ok || id != 2 {
-		t.Errorf("ResponseFrameID(7) = %d, %t, %v; want 2", id, ok, err)
-	}
-	if _, ok, err := d.ResponseFrameID(ctx, sid, "8"); err != nil || ok {
-		t.Errorf("ResponseFrameID(8) = %t, %v; want not found", ok, err)
-	}
 
 	first := backend.LastCall{ServerID: srv, Kind: backend.ItemTool, Name: "echo", Arguments: json.RawMessage(`{"text":"one"}`),
 		SessionID: sid, ResponseFrameID: 2, Outcome: backend.CallAnswered, Time: t0}
