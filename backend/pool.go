@@ -50,13 +50,8 @@ type liveSession struct {
 	closeReason  string        // set once, before closing is closed
 	ended        chan struct{} // closed once the session's end is stored
 
-	toolsMu    sync.Mutex
-	tools      []mcpclient.Tool // nil until first listed
-	toolsStale atomic.Bool      // set when the server says its tool list changed
-
-	promptsMu    sync.Mutex
-	prompts      []mcpclient.Prompt // nil until first listed
-	promptsStale atomic.Bool        // set when the server says its prompt list changed
+	tools   listCache[mcpclient.Tool]
+	prompts listCache[Prompt]
 
 	calls callRegistry // running calls, by the caller's id (calls.go)
 	tasks sessionTasks // tasks the session created (tasks.go)
@@ -341,14 +336,14 @@ func (p *Pool) get(sessionID int64) (*liveSession, error) {
 // notified reacts to server notifications; every notification is recorded
 // by the tap regardless.
 func (ls *liveSession) notified(n mcpclient.Notification) {
-	// Called from the client's reader goroutine: it must not wait for
-	// toolsMu or promptsMu, whose holder may be waiting for that reader.
+	// Called from the client's reader goroutine: it must not wait for a
+	// list cache's lock, whose holder may be waiting for that reader.
 	switch n.Method {
 	case "notifications/tools/list_changed":
-		ls.toolsStale.Store(true)
+		ls.tools.markStale()
 		ls.revision.changed()
 	case "notifications/prompts/list_changed":
-		ls.promptsStale.Store(true)
+		ls.prompts.markStale()
 		ls.revision.changed()
 	case "notifications/resources/list_changed":
 		ls.revision.changed()
@@ -366,23 +361,16 @@ func (p *Pool) Tools(ctx context.Context, sessionID int64, refresh bool) ([]mcpc
 	if err != nil {
 		return nil, err
 	}
-	ls.toolsMu.Lock()
-	defer ls.toolsMu.Unlock()
-	if ls.tools == nil || refresh || ls.toolsStale.Load() {
+	return ls.tools.get(refresh, func() ([]mcpclient.Tool, error) {
 		if _, err := p.writable(sessionID); err != nil {
 			return nil, err
 		}
-		ls.toolsStale.Store(false)
 		tools, err := ls.client.ListTools(ctx)
 		if err != nil {
 			return nil, ls.callError("tools/list", err)
 		}
-		if tools == nil {
-			tools = []mcpclient.Tool{}
-		}
-		ls.tools = tools
-	}
-	return ls.tools, nil
+		return tools, nil
+	})
 }
 
 // Tool returns one tool of the session by name, or an ENotFound *Error.

@@ -35,23 +35,16 @@ func (p *Pool) Prompts(ctx context.Context, sessionID int64, refresh bool) ([]Pr
 	if !hasCapability(ls.client.InitializeResult().Capabilities, "prompts") {
 		return nil, ErrNoPrompts
 	}
-	ls.promptsMu.Lock()
-	defer ls.promptsMu.Unlock()
-	if ls.prompts == nil || refresh || ls.promptsStale.Load() {
+	return ls.prompts.get(refresh, func() ([]Prompt, error) {
 		if _, err := p.writable(sessionID); err != nil {
 			return nil, err
 		}
-		ls.promptsStale.Store(false)
 		prompts, err := ls.client.ListPrompts(ctx)
 		if err != nil {
 			return nil, ls.callError("prompts/list", err)
 		}
-		if prompts == nil {
-			prompts = []Prompt{}
-		}
-		ls.prompts = prompts
-	}
-	return ls.prompts, nil
+		return prompts, nil
+	})
 }
 
 // Prompt returns one prompt of the session by name, or an ENotFound *Error.
