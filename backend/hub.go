@@ -23,6 +23,19 @@ type Event struct {
 	PresenceChanged bool
 }
 
+// Subscriber starts feeds of a session's events. *Hub is one; a hub that
+// crosses replicas (PostgreSQL LISTEN/NOTIFY, say) can be another by
+// feeding what it hears to a Hub of its own and handing out its
+// subscriptions.
+type Subscriber interface {
+	Subscribe(sessionID int64) *Subscription
+}
+
+// Publisher delivers events to the viewers of their session; *Hub is one.
+type Publisher interface {
+	Publish(e Event)
+}
+
 // Hub fans events out to the viewers of each session. A viewer that does not
 // keep up is cut off rather than waited for. Hub is safe for concurrent use.
 type Hub struct {
