@@ -51,7 +51,7 @@ func (s *Server) stream(ctx context.Context, conn *liveConn, sub *backend.Subscr
 			(ev.Progress == nil || sendProgress(conn.Conn, *ev.Progress)) &&
 			(ev.Task == nil || sendTaskStatus(conn.Conn, *ev.Task)) &&
 			s.sendListChanges(ctx, conn, sessionID, ev.Frames) &&
-			s.sendFrames(conn, matching(ev.Frames, v.filter), &last)
+			s.sendEventFrames(conn, ev, v, &last)
 	})
 }
 
