@@ -3,9 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"time"
-
-	"github.com/gorilla/websocket"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/views"
@@ -26,7 +23,7 @@ type liveView struct {
 // keeps none, or the rendering failed).
 type liveFrames struct {
 	frames []backend.Frame
-	msg    *websocket.PreparedMessage
+	msg    []byte
 }
 
 // liveFramesOf returns ev's frames as view shows them, worked out once for
@@ -37,11 +34,9 @@ func (s *Server) liveFramesOf(ev backend.Event, view liveView) liveFrames {
 		if len(lf.frames) == 0 {
 			return lf
 		}
-		body, err := renderFramesAppend(view, lf.frames)
-		if err == nil {
-			lf.msg, err = websocket.NewPreparedMessage(websocket.TextMessage, body)
-		}
-		if err != nil {
+		var err error
+		if lf.msg, err = renderFramesAppend(view, lf.frames); err != nil {
+			lf.msg = nil
 			s.deps.Log.Error("rendering live fragment", "err", err)
 		}
 		return lf
@@ -73,8 +68,7 @@ func (s *Server) sendEventFrames(conn *liveConn, ev backend.Event, v viewer, las
 	case lf.msg == nil:
 		return false
 	}
-	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
-	if conn.WritePreparedMessage(lf.msg) != nil {
+	if !sendText(conn.Conn, lf.msg) {
 		return false
 	}
 	*last = lf.frames[n-1].ID

@@ -243,16 +243,17 @@ func (s *Server) sendFragment(conn *liveConn, comp templ.Component) bool {
 		s.deps.Log.Error("rendering live fragment", "err", err)
 		return false
 	}
-	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
-	return conn.WriteMessage(websocket.TextMessage, buf.Bytes()) == nil
+	return sendText(conn.Conn, buf.Bytes())
 }
 
 // sendJSON writes v as one JSON message.
 func sendJSON(conn *websocket.Conn, v any) bool {
 	body, err := json.Marshal(v)
-	if err != nil {
-		return false
-	}
+	return err == nil && sendText(conn, body)
+}
+
+// sendText writes body as one text message, within wsWriteWait.
+func sendText(conn *websocket.Conn, body []byte) bool {
 	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
 	return conn.WriteMessage(websocket.TextMessage, body) == nil
 }
