@@ -12,11 +12,15 @@ import (
 // role of who watches (which controls the rows offer) and the panel's
 // filter. Every viewer of one view is sent the same bytes, rendered once
 // for the batch (see liveFramesOf); the rendering sees the role alone, so
-// nothing of one viewer (their name, their tokens) can reach another.
+// nothing of one viewer (their name, their tokens) can reach another. It
+// keys a backend.Shared, so it must stay comparable.
 type liveView struct {
 	role   backend.Role
 	filter backend.FrameFilter
 }
+
+// view is how v's live panel shows frames.
+func (v viewer) view() liveView { return liveView{role: v.who.Role, filter: v.filter} }
 
 // liveFrames is a batch of frames as one view shows them: those its filter
 // keeps, and the message that appends them to its live panel (nil when it

@@ -108,9 +108,6 @@ type viewer struct {
 	reset, older bool
 }
 
-// view is how the viewer's live panel shows frames.
-func (v viewer) view() liveView { return liveView{role: v.who.Role, filter: v.filter} }
-
 // pumpSession feeds a session's viewer (see pump), who is counted among
 // those watching while the stream lasts.
 func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v viewer) {
