@@ -21,6 +21,26 @@ type Event struct {
 	Resource *ResourceUpdate
 	// PresenceChanged says who watches the session changed (see Presence).
 	PresenceChanged bool
+
+	shared *Shared // set by Hub.Publish
+}
+
+// Shared returns what the viewers of e share of the work of showing it:
+// one Shared for each event Hub.Publish delivers, whichever subscriber
+// reads it; nil for an event that did not come through a hub.
+func (e Event) Shared() *Shared { return e.shared }
+
+// Subscriber starts feeds of a session's events. *Hub is one; a hub that
+// crosses replicas (PostgreSQL LISTEN/NOTIFY, say) can be another by
+// feeding what it hears to a Hub of its own and handing out its
+// subscriptions.
+type Subscriber interface {
+	Subscribe(sessionID int64) *Subscription
+}
+
+// Publisher delivers events to the viewers of their session; *Hub is one.
+type Publisher interface {
+	Publish(e Event)
 }
 
 // Hub fans events out to the viewers of each session. A viewer that does not
@@ -113,7 +133,8 @@ const SessionStates int64 = -1
 
 // Publish delivers e to every subscriber of e.SessionID without blocking,
 // and a change of state (Session set) to those of SessionStates too; a
-// subscriber whose buffer is full is cut off.
+// subscriber whose buffer is full is cut off. The subscribers of each get
+// the event with one Shared (Event.Shared).
 func (h *Hub) Publish(e Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -124,6 +145,10 @@ func (h *Hub) Publish(e Event) {
 }
 
 func (h *Hub) deliverLocked(key int64, e Event) {
+	if len(h.subs[key]) == 0 {
+		return
+	}
+	e.shared = &Shared{}
 	for s := range h.subs[key] {
 		select {
 		case s.c <- e:

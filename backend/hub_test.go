@@ -156,34 +156,105 @@ func TestSubscriptionCloseIsIdempotent(t *testing.T) {
 	}
 }
 
+// TestHubConcurrentUse publishes to two sessions from four goroutines
+// while eight others subscribe, read, and close, again and again: each
+// subscriber gets only its session's events, each publisher's in the order
+// published; a subscription ends (C closed) by Close or by a cut-off, never
+// otherwise; and once all have left, the hub feeds nobody.
 func TestHubConcurrentUse(t *testing.T) {
 	hub := backend.NewHub(4)
-	var wg sync.WaitGroup
+	var publishers sync.WaitGroup
 	stop := make(chan struct{})
 	for p := range 4 {
-		wg.Add(1)
+		publishers.Add(1)
 		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
+			defer publishers.Done()
+			for i := int64(1); ; i++ {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				hub.Publish(framesEvent(int64(p%2), int64(i)))
+				// The frame id says who published it and its place in order.
+				hub.Publish(framesEvent(int64(p%2), int64(p)<<32|i))
 			}
 		}()
 	}
-	for i := range 200 {
-		s := hub.Subscribe(int64(i % 2))
-		select {
-		case <-s.C:
-		default:
-		}
-		_ = s.Dropped()
-		s.Close()
-		s.Close()
+	var readers sync.WaitGroup
+	for r := range 8 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for round := range 25 {
+				session := int64((r + round) % 2)
+				s := hub.Subscribe(session)
+				readConcurrently(t, s, session)
+				s.Close()
+				s.Close()
+				if !endsSoon(s) {
+					t.Errorf("session %d: C or Done still open after Close", session)
+					return
+				}
+			}
+		}()
 	}
+	readers.Wait()
 	close(stop)
-	wg.Wait()
+	publishers.Wait()
+	if n, m := hub.Subscribers(0), hub.Subscribers(1); n != 0 || m != 0 {
+		t.Errorf("Subscribers after every subscription closed = %d, %d; want 0, 0", n, m)
+	}
+}
+
+// readConcurrently reads up to ten events of s, checking that they are of
+// session and in each publisher's order, and that C closes only on a cut-off.
+func readConcurrently(t *testing.T, s *backend.Subscription, session int64) {
+	t.Helper()
+	last := map[int64]int64{} // publisher → the newest sequence number seen
+	for range 10 {
+		var ev backend.Event
+		var ok bool
+		select {
+		case ev, ok = <-s.C:
+		case <-time.After(time.Second): // the publishers never pause
+			t.Errorf("session %d: neither an event nor the end within a second", session)
+			return
+		}
+		if !ok {
+			if !s.Dropped() {
+				t.Errorf("session %d: C closed, neither closed nor cut off", session)
+			}
+			return
+		}
+		if ev.SessionID != session || len(ev.Frames) != 1 || ev.Frames[0].SessionID != session {
+			t.Errorf("subscriber of session %d got %+v", session, ev)
+			return
+		}
+		p, seq := ev.Frames[0].ID>>32, ev.Frames[0].ID&(1<<32-1)
+		if seq <= last[p] {
+			t.Errorf("session %d: publisher %d's event %d after its event %d", session, p, seq, last[p])
+		}
+		last[p] = seq
+	}
+}
+
+// endsSoon reports whether s's Done and C (after what it buffered) are
+// closed within a second.
+func endsSoon(s *backend.Subscription) bool {
+	timeout := time.After(time.Second)
+	select {
+	case <-s.Done():
+	case <-timeout:
+		return false
+	}
+	for {
+		select {
+		case _, ok := <-s.C:
+			if !ok {
+				return true
+			}
+		case <-timeout:
+			return false
+		}
+	}
 }

@@ -58,7 +58,7 @@ type Watch struct {
 
 // WatchSession subscribes to a session's live traffic and reads the
 // backlog the viewer lacks; see Watch.
-func WatchSession(ctx context.Context, hub *Hub, frames FrameStore, q WatchQuery) (Watch, error) {
+func WatchSession(ctx context.Context, hub Subscriber, frames FrameStore, q WatchQuery) (Watch, error) {
 	w := Watch{Sub: hub.Subscribe(q.SessionID)}
 	var err error
 	w.Backlog, err = frames.ListFrames(ctx, FrameQuery{SessionID: q.SessionID, AfterID: q.AfterID,

@@ -9,7 +9,7 @@ import (
 // Presence keeps who is watching each session's live traffic, so that the
 // people co-viewing a session see each other. It is safe for concurrent use.
 type Presence struct {
-	hub *Hub
+	hub Publisher
 
 	mu       sync.Mutex
 	watchers map[int64]map[*presenceEntry]struct{} // by session
@@ -29,7 +29,7 @@ type Watcher struct {
 
 // NewPresence returns a Presence that tells the hub's viewers of a session
 // when its watchers change (Event.PresenceChanged).
-func NewPresence(hub *Hub) *Presence {
+func NewPresence(hub Publisher) *Presence {
 	return &Presence{hub: hub, watchers: map[int64]map[*presenceEntry]struct{}{}}
 }
 

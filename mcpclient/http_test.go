@@ -205,8 +205,12 @@ func TestHTTPStateless(t *testing.T) {
 	}
 	mustClose(t, c)
 	rec.waitFind(t, Inbound, KindTransport, "server offers no standalone event stream (HTTP 405)")
-	if _, err := c.CallTool(testContext(t), "echo", json.RawMessage(`{"text":"x"}`)); err != nil {
+	res, err := c.CallTool(testContext(t), "echo", json.RawMessage(`{"text":"stateless"}`))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if res.IsError || len(res.Content) != 1 || res.Content[0].Text != "stateless" {
+		t.Errorf("echo over a stateless server: %+v, want the text echoed", res)
 	}
 }
 

@@ -3,6 +3,7 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -107,7 +108,11 @@ func TestConnectionEndWhileServingAServerRequest(t *testing.T) {
 		return nil, ctx.Err()
 	})
 	c, _, _ := connectFake(t, Options{Handler: h})
-	go c.Call(context.Background(), "ask", nil) //nolint:errcheck // fails with ErrClosed
+	called := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), "ask", nil)
+		called <- err
+	}()
 	<-started
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
@@ -116,5 +121,13 @@ func TestConnectionEndWhileServingAServerRequest(t *testing.T) {
 	case <-finished:
 	default:
 		t.Error("Close returned before the handler")
+	}
+	select {
+	case err := <-called:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("pending call ended with %v, want ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the pending call did not end with the connection")
 	}
 }

@@ -37,6 +37,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/benchfig"
+	"github.com/mcp-playground/playground/web"
 )
 
 // BenchmarkCallOverhead times one tools/call (the echo tool of newSDKServer)
@@ -147,7 +148,9 @@ const (
 
 // BenchmarkLiveFanOut measures, for every frame and every viewer, the time
 // from Recorder.Record to the viewer receiving the WebSocket message that
-// carries the frame; when the stalled viewer is cut off; and the heap.
+// carries the frame; when the stalled viewer is cut off; how many times
+// each committed batch of frames was rendered (its viewers are one person,
+// so one view); and the heap.
 func BenchmarkLiveFanOut(b *testing.B) {
 	for b.Loop() {
 		benchLiveFanOut(b)
@@ -191,6 +194,19 @@ func benchLiveFanOut(b *testing.B) {
 	for d.hub.Subscribers(sessID) < fanOutViewers+1 {
 		time.Sleep(time.Millisecond)
 	}
+	renders, restore := web.CountFrameRenders()
+	defer restore()
+	batches := d.hub.Subscribe(sessID) // counts the committed batches
+	var batchCount atomic.Int64
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		for ev := range batches.C {
+			if len(ev.Frames) > 0 {
+				batchCount.Add(1)
+			}
+		}
+	}()
 
 	var wg sync.WaitGroup
 	lastID := firstID + total - 1
@@ -215,7 +231,11 @@ func benchLiveFanOut(b *testing.B) {
 			if h := heapAlloc(); h > peak.Load() {
 				peak.Store(h)
 			}
-			if cutOff.Load() == 0 && d.hub.Subscribers(sessID) <= fanOutViewers {
+			followers := fanOutViewers + 1 // the reading viewers and the batch counter
+			if batches.Dropped() {
+				followers--
+			}
+			if cutOff.Load() == 0 && d.hub.Subscribers(sessID) <= followers {
 				cutOff.Store(int64(time.Since(base)))
 			}
 			select {
@@ -241,6 +261,8 @@ func benchLiveFanOut(b *testing.B) {
 	}
 	produced := time.Since(start)
 	wg.Wait()
+	batches.Close()
+	<-counted
 	close(stopWatch)
 	<-watched
 	runtime.GC()
@@ -277,6 +299,14 @@ func benchLiveFanOut(b *testing.B) {
 		Cmp: ">=", Target: 0, TargetText: "dropped (-1: never)"})
 	benchfig.Report(b, "stalled-closed-s", benchfig.Figure{Item: 3, Figure: "fan-out: stalled viewer's connection closed, s after the first frame", Value: since(closed.at.Load()), Unit: "s",
 		Cmp: ">=", Target: 0, TargetText: "closed (-1: never)", Note: fmt.Sprintf("it had been sent %d frames", stalledFrames)})
+	perBatch := benchfig.Figure{Item: 3, Figure: "fan-out: renderings of each committed batch, 21 viewers in one view", Unit: "renders",
+		Cmp: "<=", Target: 1, Samples: float64(batchCount.Load())}
+	if batches.Dropped() || batchCount.Load() == 0 {
+		perBatch.Skipped = "the subscription counting the batches fell behind"
+	} else {
+		perBatch.Value = float64(renders()) / float64(batchCount.Load())
+	}
+	benchfig.Report(b, "renders/batch", perBatch)
 	benchfig.Report(b, "heap-before-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap before (after GC)", Value: mib(heapBefore), Unit: "MiB"})
 	benchfig.Report(b, "heap-peak-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap peak (sampled every 20 ms)", Value: mib(peak.Load()), Unit: "MiB"})
 	benchfig.Report(b, "heap-after-MiB", benchfig.Figure{Item: 3, Figure: "fan-out: heap after (after GC)", Value: mib(heapAfter), Unit: "MiB"})

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,4 +36,17 @@ func SetSessionRecheck(d time.Duration) (restore func()) {
 	old := sessionRecheck
 	sessionRecheck = d
 	return func() { sessionRecheck = old }
+}
+
+// CountFrameRenders counts the renderings of the live panels' frame
+// messages (one per batch and view when viewers share them) until the
+// returned restore.
+func CountFrameRenders() (count func() int64, restore func()) {
+	var n atomic.Int64
+	old := renderFramesAppend
+	renderFramesAppend = func(view liveView, frames []backend.Frame) ([]byte, error) {
+		n.Add(1)
+		return old(view, frames)
+	}
+	return n.Load, func() { renderFramesAppend = old }
 }

@@ -22,7 +22,7 @@ type Deps struct {
 	Pool     *backend.Pool
 	Sessions backend.SessionStore
 	Frames   backend.FrameStore
-	Hub      *backend.Hub
+	Hub      Hub
 	Inbox    *backend.Inbox
 	Log      *slog.Logger
 	// Recording, if not nil, says whether frames are being stored; while
@@ -50,6 +50,16 @@ type Deps struct {
 	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
 	// and shows each sign-in in a debugger (oauth.go).
 	OAuth *backend.OAuth
+}
+
+// Hub is what the dashboard uses of the event hub: it subscribes live
+// streams to a session's events (or to backend.SessionStates) and
+// publishes who watches a session (backend.Presence). *backend.Hub
+// implements it; so may a hub that crosses replicas (see
+// backend.Subscriber).
+type Hub interface {
+	backend.Subscriber
+	backend.Publisher
 }
 
 // RecordingHealth reports the recorder's state; *backend.Recorder
