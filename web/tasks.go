@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"time"
@@ -163,10 +162,5 @@ type taskStatusMessage struct {
 func sendTaskStatus(conn *websocket.Conn, t backend.TaskStatus) bool {
 	var m taskStatusMessage
 	m.TaskStatus.Call, m.TaskStatus.Task, m.TaskStatus.Status, m.TaskStatus.Message = t.CallID, t.TaskID, t.Status, t.Message
-	body, err := json.Marshal(m)
-	if err != nil {
-		return false
-	}
-	_ = conn.SetWriteDeadline(time.Now().Add(wsWriteWait))
-	return conn.WriteMessage(websocket.TextMessage, body) == nil
+	return sendJSON(conn, m)
 }
