@@ -96,7 +96,7 @@ func TestBrowserServerRequestIsAnnounced(t *testing.T) {
 		t.Error("the toast stays after Answer")
 	}
 	p.typeInto(sample+` textarea[name="reply"]`, "short")
-	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.accept("Send reply", sample)
 	p.awaitTool("summarize")
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)

@@ -64,7 +64,7 @@ func TestBrowserCoViewing(t *testing.T) {
 	}
 
 	admin.typeInto(input+` [name="arg.name"]`, "Ada")
-	admin.do("click Accept", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
+	admin.accept("Accept", input)
 	admin.awaitTool("ask_name")
 	admin.wantOutcome("ask_name", "result")
 	viewer.waitJS("wait for the viewer's card to say who answered", `[data-testid="inputs"]`,

@@ -225,7 +225,7 @@ func TestBrowserPayloads(t *testing.T) {
 	p.wantText("the sampling message", sample+` [data-testid="sample-text"]`, e2ePayload)
 	p.wantText("the sampling system prompt", sample+` [data-testid="sample-system"]`, e2eProbe)
 	p.typeInto(sample+` textarea[name="reply"]`, "fine")
-	p.do("send the reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.accept("the reply", sample)
 	p.awaitTool("hostile_sample")
 	p.wantInert("the sampling answer")
 

@@ -84,7 +84,7 @@ func TestBrowserSamplingAnsweredFromDialog(t *testing.T) {
 		p.screenshot(dir, "sampling-dialog", sample)
 	}
 	scrollY = e2eEval[float64](p, "read the scroll position", "", `window.scrollY`)
-	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.accept("Send reply", sample)
 	p.waitJS("wait for the dialog to close", "body", `!document.querySelector(`+e2eJS(dialog)+`)`)
 	if e2eEval[bool](p, "look for the toast", "", `!!document.querySelector(`+e2eJS(toast)+`)`) {
 		t.Error("a toast remains once the request is answered")
@@ -200,7 +200,7 @@ func TestBrowserURLElicitationOpensAfterConfirm(t *testing.T) {
 	if !opened {
 		t.Error("no tab opened on the URL after Yes, open")
 	}
-	p.do("click Accept", card, chromedp.Click(chromedp.CSS(card+` [data-testid="input-accept"]`)))
+	p.accept("Accept", card)
 	p.awaitTool("visit")
 	if got := p.text(e2eCard("visit") + ` [data-testid="outcome"]`); !strings.Contains(got, "accept:") {
 		t.Errorf("visit's result reads %q, want accept:", got)

@@ -249,7 +249,7 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 	p.typeInto(input+` [name="arg.name"]`, "Ada")
 	p.do("check formal", input, chromedp.Click(chromedp.CSS(input+` input[type=checkbox][name="arg.formal"]`)))
-	p.do("click Accept", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
+	p.accept("Accept", input)
 	p.awaitTool("ask_name")
 	p.wantOutcome("ask_name", "result")
 	if got := p.text(askCard + ` [data-testid="content-text"]`); got != "Good day, Ada." {
@@ -289,7 +289,7 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Errorf("the sampling card shows the message %q, want it to quote %q\n%s", got, "hello world", p.dump(input))
 	}
 	p.typeInto(input+` textarea[name="reply"]`, "short")
-	p.do("click Send reply", input, chromedp.Click(chromedp.CSS(input+` [data-testid="input-accept"]`)))
+	p.accept("Send reply", input)
 	p.awaitTool("summarize")
 	p.wantOutcome("summarize", "result")
 	if got := p.text(sumCard + ` [data-testid="content-text"]`); !strings.HasPrefix(got, "Summary from ") || !strings.Contains(got, "short") {
@@ -432,7 +432,7 @@ func TestBrowserInputsKeepWhatIsTyped(t *testing.T) {
 
 	// Answer both, so that the calls end before the playground stops.
 	p.typeInto(sample+` textarea[name="reply"]`, "short")
-	p.do("click Send reply", sample, chromedp.Click(chromedp.CSS(sample+` [data-testid="input-accept"]`)))
+	p.accept("Send reply", sample)
 	p.awaitTool("summarize")
 	p.do("click Decline", ask, chromedp.Click(chromedp.CSS(ask+` [data-testid="input-decline"]`)))
 	p.waitJS("wait for the answered requests to leave the inputs panel", `[data-testid="inputs"]`,
@@ -619,12 +619,24 @@ func (p *e2ePage) do(what, dumpSel string, steps ...chromedp.Action[chromedp.Voi
 	}
 	p.opened = true
 	err := chromedp.Do(ctx, steps...)
-	if err != nil && strings.Contains(err.Error(), "Could not find node with given id") {
+	for tries := 1; err != nil && e2eNavigatedAway(err) && ctx.Err() == nil && tries < 5; tries++ {
 		err = chromedp.Do(ctx, steps...)
 	}
 	if err != nil {
 		p.t.Fatalf("%s: %v\n%s", what, err, p.dump(dumpSel))
 	}
+}
+
+// e2eNavigatedAway reports whether err is Chromium's answer to a step that
+// raced a page load or a swap: the node or the script context it used went
+// with the old page, so the steps are to be tried again.
+func e2eNavigatedAway(err error) bool {
+	for _, msg := range []string{"Could not find node with given id", "Cannot find context with specified id", "Execution context was destroyed"} {
+		if strings.Contains(err.Error(), msg) {
+			return true
+		}
+	}
+	return false
 }
 
 // e2ePageComplete waits until the page has finished loading and htmx has
@@ -741,6 +753,17 @@ func (p *e2ePage) waitJS(what, dumpSel, expr string) {
 	p.do(what, dumpSel, chromedp.Poll[chromedp.Void](expr,
 		chromedp.WithPollingInterval(50*time.Millisecond),
 		chromedp.WithPollingTimeout(e2eStepTimeout)))
+}
+
+// accept clicks the Accept (or Send reply) button, named what, of the
+// server request's card, once the button is enabled: the page enables it
+// just after the input that makes the card's fields valid
+// (static/requests.js), and a click on it before then does nothing.
+func (p *e2ePage) accept(what, card string) {
+	p.t.Helper()
+	button := card + ` [data-testid="input-accept"]`
+	p.waitJS("wait for "+what+" to be enabled", card, `(() => { const b = document.querySelector(`+e2eJS(button)+`); return !!b && !b.disabled; })()`)
+	p.do("click "+what, card, chromedp.Click(chromedp.CSS(button)))
 }
 
 // dump describes the page for a failure message: its URL and the outer HTML
