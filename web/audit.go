@@ -71,16 +71,15 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		var details map[string]any
-		var raw []byte
 		switch {
 		case form:
 			details = formDetails(r.PostForm) // the fields of the body, not of the query
 		case body != nil:
-			details, raw = jsonBodyDetails(body), body.buf.Bytes()
+			details = jsonBodyDetails(body)
 		default:
 			details = map[string]any{}
 		}
-		e.Action = auditAction(route, raw)
+		e.Action = auditAction(route, details)
 		e.Outcome = auditOutcome(c, err)
 		if n, ok := c.Get(auditNoteKey).(auditNote); ok {
 			e = n.applyTo(e)
