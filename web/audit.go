@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -182,10 +183,11 @@ func (s *Server) createdTarget(c echo.Context) string {
 }
 
 // auditName is the name of the server, session (its server's) or user
-// with the id, or "" when there is none or it cannot be read.
+// with the id value, or "" when there is none or it cannot be read. value
+// names an id as the handlers read it (pathID): in decimal digits.
 func (s *Server) auditName(ctx context.Context, noun, value string) string {
-	var id int64
-	if _, err := fmt.Sscan(value, &id); err != nil || id <= 0 {
+	id, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || id <= 0 {
 		return ""
 	}
 	switch noun {
