@@ -43,44 +43,75 @@ func (a *Accounts) startSession(ctx context.Context, u User, client string) (Pri
 	return Principal{User: u, Role: u.Role, SessionID: ws.ID}, token, nil
 }
 
+// live reports whether the session has neither expired nor been idle for
+// SessionIdle at now.
+func (ws WebSession) live(now time.Time) bool {
+	return now.Before(ws.Expires) && now.Sub(ws.LastSeen) < SessionIdle
+}
+
+func (ws WebSession) cacheID() int64              { return ws.ID }
+func (ws WebSession) usableAt(now time.Time) bool { return ws.live(now) }
+
 // Authenticate returns who the browser session with the cookie token
 // belongs to, or EUnauthenticated when it is unknown, ended, idle too long
-// or its account is disabled.
+// or its account is disabled. A session it accepted is remembered with
+// its owner (credentialCache), so that a browser's next requests do not
+// read the store: SignOut, SignOutEverywhere, a password change or reset
+// and UpdateUser make the next request read it again, and a change made
+// by another process is seen within credentialCacheFor.
 func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, error) {
 	gone := Errorf(EUnauthenticated, "Your session has ended: sign in again.")
 	if token == "" {
 		return Principal{}, gone
 	}
-	ws, u, err := a.store.WebSessionByHash(ctx, hashToken(token))
-	if ErrorCodeOf(err) == ENotFound {
-		return Principal{}, gone
-	} else if err != nil {
-		return Principal{}, err
-	}
 	now := a.now()
-	if !now.Before(ws.Expires) || now.Sub(ws.LastSeen) >= SessionIdle {
-		return Principal{}, gone
-	}
-	if u.Disabled {
-		return Principal{}, gone
-	}
-	if now.Sub(ws.LastSeen) >= sessionTouchEvery {
-		if err := a.store.TouchWebSession(ctx, ws.ID, now); err != nil {
+	key := tokenKey(token)
+	e, gen, ok := a.sessions.lookup(key, now)
+	if !ok {
+		ws, u, err := a.store.WebSessionByHash(ctx, key[:])
+		if ErrorCodeOf(err) == ENotFound {
+			return Principal{}, gone
+		} else if err != nil {
 			return Principal{}, err
 		}
+		e = cached[WebSession]{cred: ws, owner: u, read: now}
+		a.sessions.fill(key, e, gen)
 	}
-	return Principal{User: u, Role: u.Role, SessionID: ws.ID}, nil
+	if !e.cred.live(now) || e.owner.Disabled {
+		return Principal{}, gone
+	}
+	if now.Sub(e.cred.LastSeen) >= sessionTouchEvery {
+		if err := a.store.TouchWebSession(ctx, e.cred.ID, now); err != nil {
+			return Principal{}, err
+		}
+		a.sessions.update(key, func(ws *WebSession) { ws.LastSeen = now })
+	}
+	return Principal{User: e.owner, Role: e.owner.Role, SessionID: e.cred.ID}, nil
 }
 
 // SignOut ends the browser session id.
 func (a *Accounts) SignOut(ctx context.Context, id int64) error {
-	return a.store.DeleteWebSession(ctx, id)
+	if err := a.store.DeleteWebSession(ctx, id); err != nil {
+		return err
+	}
+	a.sessions.forgetID(id)
+	return nil
 }
 
 // SignOutEverywhere ends every browser session of the person but the one
 // keep (0: all).
 func (a *Accounts) SignOutEverywhere(ctx context.Context, userID, keep int64) error {
-	return a.store.DeleteWebSessionsOf(ctx, userID, keep)
+	return a.endSessionsOf(ctx, userID, keep)
+}
+
+// endSessionsOf ends every browser session of the user but keep (0: all),
+// in the store and then in the cache.
+func (a *Accounts) endSessionsOf(ctx context.Context, userID, keep int64) error {
+	if err := a.store.DeleteWebSessionsOf(ctx, userID, keep); err != nil {
+		return err
+	}
+	a.sessions.forgetOwner(userID)
+	return nil
 }
 
 // ListSessions returns the person's browser sessions that have not ended.
@@ -92,7 +123,7 @@ func (a *Accounts) ListSessions(ctx context.Context, userID int64) ([]WebSession
 	now := a.now()
 	live := all[:0]
 	for _, ws := range all {
-		if now.Before(ws.Expires) && now.Sub(ws.LastSeen) < SessionIdle {
+		if ws.live(now) {
 			live = append(live, ws)
 		}
 	}

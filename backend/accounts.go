@@ -74,7 +74,8 @@ type Accounts struct {
 	store    AccountStore
 	hasher   passwordHasher
 	throttle *signInThrottle
-	tokens   *tokenCache
+	tokens   *credentialCache[APIToken]
+	sessions *credentialCache[WebSession]
 	now      func() time.Time
 
 	mu         sync.Mutex
@@ -105,7 +106,7 @@ func NewAccounts(store AccountStore, opts ...AccountsOption) (*Accounts, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), tokens: newTokenCache(), now: o.now}, nil
+	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), tokens: newCredentialCache[APIToken](), sessions: newCredentialCache[WebSession](), now: o.now}, nil
 }
 
 // NeedsSetup reports whether no account exists yet.
@@ -228,7 +229,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, p Principal, current, nex
 	if err := a.setPassword(ctx, p.User.ID, next); err != nil {
 		return err
 	}
-	return a.store.DeleteWebSessionsOf(ctx, p.User.ID, p.SessionID)
+	return a.endSessionsOf(ctx, p.User.ID, p.SessionID)
 }
 
 // ResetPassword sets a user's password for them (an admin, or the CLI of
@@ -237,7 +238,7 @@ func (a *Accounts) ResetPassword(ctx context.Context, userID int64, password str
 	if err := a.setPassword(ctx, userID, password); err != nil {
 		return err
 	}
-	return a.store.DeleteWebSessionsOf(ctx, userID, 0)
+	return a.endSessionsOf(ctx, userID, 0)
 }
 
 func (a *Accounts) setPassword(ctx context.Context, userID int64, password string) error {
@@ -285,9 +286,10 @@ func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role 
 	if err := a.store.UpdateUser(ctx, u); err != nil {
 		return User{}, err
 	}
-	a.tokens.forgetUser(id)
+	a.tokens.forgetOwner(id)
+	a.sessions.forgetOwner(id) // their principals carry the old role
 	if disabled {
-		return u, a.store.DeleteWebSessionsOf(ctx, id, 0)
+		return u, a.endSessionsOf(ctx, id, 0)
 	}
 	return u, nil
 }

@@ -13,23 +13,36 @@ import (
 	"github.com/mcp-playground/playground/backend/store"
 )
 
-// countingStore is the SQLite store, counting the token reads by hash; a
-// read waits, once it has its answer, for paused to be closed (if set).
+// countingStore is the SQLite store, counting the reads by hash of API
+// tokens (reads) and of browser sessions (sessionReads); a read waits,
+// once it has its answer, for paused to be closed (if read is set).
 type countingStore struct {
 	*store.DB
-	reads  atomic.Int64
-	read   chan struct{} // if not nil, told when a read has its answer
-	paused chan struct{}
+	reads        atomic.Int64
+	sessionReads atomic.Int64
+	read         chan struct{} // if not nil, told when a read has its answer
+	paused       chan struct{}
 }
 
 func (s *countingStore) APITokenByHash(ctx context.Context, hash []byte) (backend.APIToken, backend.User, error) {
 	t, u, err := s.DB.APITokenByHash(ctx, hash)
 	s.reads.Add(1)
+	s.pause()
+	return t, u, err
+}
+
+func (s *countingStore) WebSessionByHash(ctx context.Context, hash []byte) (backend.WebSession, backend.User, error) {
+	ws, u, err := s.DB.WebSessionByHash(ctx, hash)
+	s.sessionReads.Add(1)
+	s.pause()
+	return ws, u, err
+}
+
+func (s *countingStore) pause() {
 	if s.read != nil {
 		s.read <- struct{}{}
 		<-s.paused
 	}
-	return t, u, err
 }
 
 // tokenCacheEnv is Accounts over a countingStore of a temp-file database,
@@ -153,7 +166,7 @@ func TestTokenCacheForgets(t *testing.T) {
 			if err := other.RevokeToken(ctx, e.editor.ID, e.token.ID); err != nil {
 				t.Fatal(err)
 			}
-			e.clock.Advance(10 * time.Second) // tokenCacheFor
+			e.clock.Advance(10 * time.Second) // credentialCacheFor
 		}, func(t *testing.T, e tokenCacheEnv) { e.mustRefuse(t, "a token revoked elsewhere, 10 s later") }},
 	}
 	for _, tt := range tests {

@@ -32,6 +32,9 @@ func (t APIToken) Active(now time.Time) bool {
 	return t.Revoked.IsZero() && (t.Expires.IsZero() || now.Before(t.Expires))
 }
 
+func (t APIToken) cacheID() int64              { return t.ID }
+func (t APIToken) usableAt(now time.Time) bool { return t.Active(now) }
+
 // CreateToken makes a token for the signed-in person p, named name, with a
 // role no higher than p's (so a token never makes a token above its own
 // role), valid for ttl (0: no expiry). The token
@@ -66,7 +69,7 @@ func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, ro
 // AuthenticateToken returns who the bearer token belongs to, with the
 // lower of the token's and the owner's role, or EUnauthenticated when it
 // is unknown, revoked, expired or its owner is disabled. A token it
-// accepted is remembered with its owner (tokenCache), so that a script's
+// accepted is remembered with its owner (credentialCache), so that a script's
 // next calls do not read the store; RevokeToken and UpdateUser make the
 // next call read it again.
 func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
@@ -84,19 +87,19 @@ func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Princip
 		} else if err != nil {
 			return Principal{}, err
 		}
-		e = cachedToken{token: t, owner: u, read: now}
+		e = cached[APIToken]{cred: t, owner: u, read: now}
 		a.tokens.fill(key, e, gen)
 	}
-	if !e.token.Active(now) || e.owner.Disabled {
+	if !e.cred.usableAt(now) || e.owner.Disabled {
 		return Principal{}, refused
 	}
-	if now.Sub(e.token.LastUsed) >= sessionTouchEvery {
-		if err := a.store.TouchAPIToken(ctx, e.token.ID, now); err != nil {
+	if now.Sub(e.cred.LastUsed) >= sessionTouchEvery {
+		if err := a.store.TouchAPIToken(ctx, e.cred.ID, now); err != nil {
 			return Principal{}, err
 		}
-		a.tokens.touched(key, now)
+		a.tokens.update(key, func(t *APIToken) { t.LastUsed = now })
 	}
-	return Principal{User: e.owner, Role: e.token.Role.Lower(e.owner.Role), TokenID: e.token.ID}, nil
+	return Principal{User: e.owner, Role: e.cred.Role.Lower(e.owner.Role), TokenID: e.cred.ID}, nil
 }
 
 // ListTokens returns the person's tokens, revoked and expired ones included.
@@ -109,6 +112,6 @@ func (a *Accounts) RevokeToken(ctx context.Context, userID, id int64) error {
 	if err := a.store.RevokeAPIToken(ctx, userID, id, a.now()); err != nil {
 		return err
 	}
-	a.tokens.forgetToken(id)
+	a.tokens.forgetID(id)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,16 +72,15 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		var details map[string]any
-		var raw []byte
 		switch {
 		case form:
 			details = formDetails(r.PostForm) // the fields of the body, not of the query
 		case body != nil:
-			details, raw = jsonBodyDetails(body), body.buf.Bytes()
+			details = jsonBodyDetails(body)
 		default:
 			details = map[string]any{}
 		}
-		e.Action = auditAction(route, raw)
+		e.Action = auditAction(route, details)
 		e.Outcome = auditOutcome(c, err)
 		if n, ok := c.Get(auditNoteKey).(auditNote); ok {
 			e = n.applyTo(e)
@@ -183,10 +183,11 @@ func (s *Server) createdTarget(c echo.Context) string {
 }
 
 // auditName is the name of the server, session (its server's) or user
-// with the id, or "" when there is none or it cannot be read.
+// with the id value, or "" when there is none or it cannot be read. value
+// names an id as the handlers read it (pathID): in decimal digits.
 func (s *Server) auditName(ctx context.Context, noun, value string) string {
-	var id int64
-	if _, err := fmt.Sscan(value, &id); err != nil || id <= 0 {
+	id, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || id <= 0 {
 		return ""
 	}
 	switch noun {

@@ -1,6 +1,6 @@
 package web
 
-import "encoding/json"
+import "strings"
 
 // auditActions names, for the audit log, what each state-changing route
 // does, keyed by "METHOD PATH" as in routeAccess. A test requires a label
@@ -85,19 +85,31 @@ var requestMethodActions = map[string]string{
 }
 
 // auditAction returns the action of a request to route ("METHOD PATH")
-// whose JSON body, if any, is body.
-func auditAction(route string, body []byte) string {
+// whose JSON body, if any, has the audit details details (the body
+// decoded, as jsonBodyDetails returns it).
+func auditAction(route string, details map[string]any) string {
 	action, ok := auditActions[route]
 	if !ok {
 		return route
 	}
 	if action == "session.request" {
-		var req struct {
-			Method string `json:"method"`
-		}
-		if json.Unmarshal(body, &req) == nil && requestMethodActions[req.Method] != "" {
-			return requestMethodActions[req.Method]
+		if refined := requestMethodActions[requestMethod(details)]; refined != "" {
+			return refined
 		}
 	}
 	return action
+}
+
+// requestMethod is the "method" member of a decoded JSON API request, its
+// name matched as the handler's decoding matches it (case aside), or "".
+func requestMethod(body map[string]any) string {
+	if m, ok := body["method"].(string); ok {
+		return m
+	}
+	for k, v := range body {
+		if m, ok := v.(string); ok && strings.EqualFold(k, "method") {
+			return m
+		}
+	}
+	return ""
 }

@@ -210,14 +210,15 @@ func detailsJSON(details map[string]any) json.RawMessage {
 	}
 	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
 	var buf bytes.Buffer
+	enc := newCompactEncoder(&buf)
 	buf.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(compactJSON(k))
+		writeCompactJSON(&buf, enc, k)
 		buf.WriteByte(':')
-		buf.Write(compactJSON(details[k]))
+		writeCompactJSON(&buf, enc, details[k])
 	}
 	buf.WriteByte('}')
 	b := buf.Bytes()
@@ -236,12 +237,27 @@ func detailsJSON(details map[string]any) json.RawMessage {
 // or as null when it cannot be encoded.
 func compactJSON(v any) []byte {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	writeCompactJSON(&buf, newCompactEncoder(&buf), v)
+	return buf.Bytes()
+}
+
+// newCompactEncoder is the encoder of writeCompactJSON: it writes to buf
+// and does not escape markup.
+func newCompactEncoder(buf *bytes.Buffer) *json.Encoder {
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// writeCompactJSON appends v to buf, encoded by enc (which writes to
+// buf), without the newline Encode ends with; or null when v cannot be
+// encoded (Encode then writes nothing).
+func writeCompactJSON(buf *bytes.Buffer, enc *json.Encoder, v any) {
 	if err := enc.Encode(v); err != nil {
-		return []byte("null")
+		buf.WriteString("null")
+		return
 	}
-	return bytes.TrimSpace(buf.Bytes())
+	buf.Truncate(buf.Len() - 1)
 }
 
 // bodyCopy is a request body that keeps a copy of what its reader read,

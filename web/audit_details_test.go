@@ -37,13 +37,6 @@ func TestAuditDetailsRedactSecretsAndKeepNames(t *testing.T) {
 }
 
 func TestAuditDetailsOfJSONBodies(t *testing.T) {
-	read := func(body string) *bodyCopy {
-		b := &bodyCopy{ReadCloser: io.NopCloser(strings.NewReader(body))}
-		if _, err := io.Copy(io.Discard, b); err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
 	tests := []struct{ name, body, want string }{
 		{"server with headers and env", `{"name":"s","headers":{"X-Api-Key":"k"},"env":{"TOKEN":"t","MODE":"dev"}}`,
 			`{"name":"s","env":{"MODE":"[redacted]","TOKEN":"[redacted]"},"headers":{"X-Api-Key":"[redacted]"}}`},
@@ -56,16 +49,16 @@ func TestAuditDetailsOfJSONBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(detailsJSON(jsonBodyDetails(read(tt.body)))); got != tt.want {
+			if got := string(detailsJSON(jsonBodyDetails(readCopy(t, tt.body)))); got != tt.want {
 				t.Errorf("details = %s\nwant      %s", got, tt.want)
 			}
 		})
 	}
-	huge := read(`{"text":"` + strings.Repeat("x", maxAuditBodyCopy) + `"}`)
+	huge := readCopy(t, `{"text":"`+strings.Repeat("x", maxAuditBodyCopy)+`"}`)
 	if got := string(detailsJSON(jsonBodyDetails(huge))); !strings.Contains(got, "not recorded: more than") {
 		t.Errorf("a body over the copy's bound: %.200s", got)
 	}
-	long := detailsJSON(jsonBodyDetails(read(`{"text":"` + strings.Repeat("é", maxAuditDetails) + `"}`)))
+	long := detailsJSON(jsonBodyDetails(readCopy(t, `{"text":"`+strings.Repeat("é", maxAuditDetails)+`"}`)))
 	var cut struct {
 		Truncated string `json:"truncated"`
 		Bytes     int    `json:"bytes"`
@@ -73,4 +66,40 @@ func TestAuditDetailsOfJSONBodies(t *testing.T) {
 	if err := json.Unmarshal(long, &cut); err != nil || len(long) > maxAuditDetails+200 || !strings.HasPrefix(cut.Truncated, `{"text":"éé`) || cut.Bytes <= maxAuditDetails {
 		t.Errorf("details over %d bytes: %d bytes, %v, %.100s", maxAuditDetails, len(long), err, long)
 	}
+}
+
+// TestAuditActionOfRequest: a JSON API request is recorded under the
+// action of its method, read from the body's audit details, its name
+// matched as the handler matches it.
+func TestAuditActionOfRequest(t *testing.T) {
+	const route = "POST /api/v1/sessions/:id/requests"
+	tests := []struct {
+		body string
+		want string
+	}{
+		{`{"method":"tools/call","params":{"name":"echo"}}`, "tool.call"},
+		{`{"Method":"prompts/get"}`, "prompt.get"},
+		{`{"method":"tools/list"}`, "session.request"},
+		{`{"method":5}`, "session.request"},
+		{`["tools/call"]`, "session.request"},
+		{`not json`, "session.request"},
+	}
+	for _, tt := range tests {
+		if got := auditAction(route, jsonBodyDetails(readCopy(t, tt.body))); got != tt.want {
+			t.Errorf("the action of %s = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	if got := auditAction("POST /api/v1/servers", map[string]any{"method": "tools/call"}); got != "server.create" {
+		t.Errorf("the action of a server's creation = %q, want server.create", got)
+	}
+}
+
+// readCopy is a bodyCopy that has read all of body.
+func readCopy(t *testing.T, body string) *bodyCopy {
+	t.Helper()
+	b := &bodyCopy{ReadCloser: io.NopCloser(strings.NewReader(body))}
+	if _, err := io.Copy(io.Discard, b); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -109,6 +109,30 @@ func TestToolCallsAreAuditedWithTheirArgumentsAndWhoCalled(t *testing.T) {
 	}
 }
 
+// TestAuditNamesWhatTheHandlerActedOn: the audit log names the session a
+// request's path gives as the handler reads it, so that a path the
+// handler finds nothing at names nothing either.
+func TestAuditNamesWhatTheHandlerActedOn(t *testing.T) {
+	d := MustDashboard(t)
+	sess := d.MustAPISession(t, d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)}).ID)
+	hex := fmt.Sprintf("0x%x", sess.ID) // the same number, not as a handler reads an id
+	in := map[string]any{"method": "ping"}
+	if r := d.api(t, http.MethodPost, "/api/v1/sessions/"+hex+"/requests", in, nil); r.Status != http.StatusNotFound {
+		t.Fatalf("a request on session %s: %d %s, want 404", hex, r.Status, r.Body)
+	}
+	// The handler refused the path before reading the body, so the action
+	// is not refined by its method.
+	if e := d.mustOneAuditEvent(t, "session.request"); e.Target != "session "+hex || !strings.HasPrefix(e.Outcome, "404") {
+		t.Errorf("the request on session %s was audited as %+v, want the target %q and a 404", hex, e, "session "+hex)
+	}
+	if r := d.api(t, http.MethodPost, fmt.Sprintf("/api/v1/sessions/%d/requests", sess.ID), in, nil); r.Status != http.StatusOK {
+		t.Fatalf("a ping on session %d: %d %s", sess.ID, r.Status, r.Body)
+	}
+	if e := d.mustOneAuditEvent(t, "session.ping"); e.Target != fmt.Sprintf("session %d (sdk)", sess.ID) {
+		t.Errorf("the ping on session %d was audited with the target %q", sess.ID, e.Target)
+	}
+}
+
 func TestSecretHeaderOfARegisteredServerStaysOutOfTheAuditLog(t *testing.T) {
 	d := MustDashboard(t)
 	d.mustAccount(t, "eddie", backend.RoleEditor)

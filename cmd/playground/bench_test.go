@@ -114,7 +114,7 @@ func benchScale(b *testing.B, bin, transport string) {
 	var calls atomic.Int64
 	var lat [scaleSessions][]time.Duration
 	deadline := time.Now().Add(scaleCallDuration)
-	cpuBefore := processCPU()
+	cpuBefore, serverCPUBefore := processCPU(), processesCPU(serverPIDs)
 	start = time.Now()
 	parallel(b, scaleSessions, scaleSessions, func(i int) {
 		path := fmt.Sprintf("/api/v1/sessions/%d/requests", sessions[i])
@@ -131,7 +131,7 @@ func benchScale(b *testing.B, bin, transport string) {
 		}
 	})
 	elapsed := time.Since(start)
-	cpu := processCPU() - cpuBefore
+	cpu, serverCPU := processCPU()-cpuBefore, processesCPU(serverPIDs)-serverCPUBefore
 	if b.Failed() { // a call got something other than its echo
 		b.FailNow()
 	}
@@ -151,6 +151,8 @@ func benchScale(b *testing.B, bin, transport string) {
 		Note: "one API client per session"})
 	benchfig.Report(b, "cpu-us/call", benchfig.Figure{Item: 4, Figure: "scale: CPU per call in the dashboard's process, " + transport, Value: float64(cpu.Microseconds()) / float64(max(1, calls.Load())), Unit: "µs",
 		Note: "its API clients included; unlike calls/s, it hardly depends on what else the machine runs"})
+	benchfig.Report(b, "server-cpu-us/call", benchfig.Figure{Item: 4, Figure: "scale: CPU per call in the demo servers' processes, " + transport, Value: float64(serverCPU.Microseconds()) / float64(max(1, calls.Load())), Unit: "µs",
+		Note: fmt.Sprintf("all %d processes together", len(serverPIDs))})
 	benchfig.Report(b, "call-p50-ms", benchfig.Figure{Item: 4, Figure: "scale: call p50 under that load, " + transport, Value: ms(benchfig.Percentile(all, 50)), Unit: "ms"})
 }
 
@@ -432,6 +434,33 @@ func mean(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// processesCPU is the CPU time the processes pids have used, user and
+// system, as /proc counts it (in clock ticks); a process that has ended
+// counts for nothing.
+func processesCPU(pids []int) time.Duration {
+	var ticks int64
+	for _, pid := range pids {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid ...": utime and stime are the 14th and
+		// 15th fields, the 12th and 13th after the command.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) < 13 {
+			continue
+		}
+		utime, _ := strconv.ParseInt(fields[11], 10, 64)
+		stime, _ := strconv.ParseInt(fields[12], 10, 64)
+		ticks += utime + stime
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
+// on every Linux that Go supports.
+const clockTicks = 100
 
 // processCPU is the CPU time this process has used, user and system.
 func processCPU() time.Duration {

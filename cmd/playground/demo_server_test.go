@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,24 @@ func TestDemoServerHTTPSurvivesBadFrames(t *testing.T) {
 				t.Fatalf("tools/call after the bad frame: %+v, %v", res, err)
 			}
 		})
+	}
+}
+
+// TestDemoServerGCPercent checks that the demo-server process collects
+// garbage less often than the runtime's default, unless GOGC says otherwise.
+func TestDemoServerGCPercent(t *testing.T) {
+	const other = 123
+	defer debug.SetGCPercent(debug.SetGCPercent(other))
+
+	t.Setenv("GOGC", "")
+	setDemoGCPercent()
+	if got := debug.SetGCPercent(other); got != demoGCPercent {
+		t.Errorf("with GOGC unset, the GC percent is %d, want %d", got, demoGCPercent)
+	}
+
+	t.Setenv("GOGC", "150")
+	setDemoGCPercent()
+	if got := debug.SetGCPercent(other); got != other {
+		t.Errorf("with GOGC=150, setDemoGCPercent changed the GC percent to %d, want it left at %d", got, other)
 	}
 }
