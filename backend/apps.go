@@ -91,7 +91,7 @@ type AppResource struct {
 // with an EInvalid *Error when the server's answer is not an app resource
 // (no text or blob, another MIME type) and as Call does otherwise.
 func (p *Pool) ReadAppResource(ctx context.Context, sessionID int64, uri string) (AppResource, error) {
-	params, err := json.Marshal(map[string]string{"uri": uri})
+	params, err := json.Marshal(mcpclient.ResourceParams{URI: uri})
 	if err != nil {
 		return AppResource{}, err
 	}
@@ -102,23 +102,19 @@ func (p *Pool) ReadAppResource(ctx context.Context, sessionID int64, uri string)
 	if res.Error != nil {
 		return AppResource{}, Errorf(EInvalid, "Reading the app's resource %s failed: JSON-RPC error %d: %s", uri, res.Error.Code, res.Error.Message)
 	}
-	var body struct {
-		Contents []struct {
-			URI      string `json:"uri"`
-			MimeType string `json:"mimeType"`
-			Text     string `json:"text"`
-			Blob     string `json:"blob"`
-			Meta     struct {
-				UI struct {
-					CSP AppCSP `json:"csp"`
-				} `json:"ui"`
-			} `json:"_meta"`
-		} `json:"contents"`
-	}
+	var body mcpclient.ReadResourceResult
 	if err := json.Unmarshal(res.Result, &body); err != nil || len(body.Contents) == 0 {
 		return AppResource{}, Errorf(EInvalid, "The server's answer for the app's resource %s holds no contents.", uri)
 	}
 	c := body.Contents[0]
+	var meta struct {
+		UI struct {
+			CSP AppCSP `json:"csp"`
+		} `json:"ui"`
+	}
+	if len(c.Meta) > 0 && json.Unmarshal(c.Meta, &meta) != nil {
+		return AppResource{}, Errorf(EInvalid, "The server's answer for the app's resource %s holds no contents.", uri)
+	}
 	if mt := strings.ReplaceAll(strings.ToLower(c.MimeType), " ", ""); mt != AppMIMEType {
 		return AppResource{}, Errorf(EInvalid, "The app's resource %s has type %q, not %s.", uri, c.MimeType, AppMIMEType)
 	}
@@ -145,7 +141,7 @@ func (p *Pool) ReadAppResource(ctx context.Context, sessionID int64, uri string)
 		}
 		return out
 	}
-	declared := c.Meta.UI.CSP
+	declared := meta.UI.CSP
 	app.CSP = AppCSP{
 		ConnectDomains:  keep(declared.ConnectDomains),
 		ResourceDomains: keep(declared.ResourceDomains),

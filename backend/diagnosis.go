@@ -91,7 +91,7 @@ func Diagnose(ctx context.Context, srv Server, connectErr error) Diagnosis {
 	redact := NewRedactor(srv).Text
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), diagnosisBudget)
 	defer cancel()
-	d := doctor.Diagnose(ctx, srv.Target(), clientEra(srv.Era), connectErr)
+	d := doctor.Diagnose(ctx, srv.Target(), mcpclient.Era(srv.Era), connectErr)
 	d.Summary = redact(d.Summary)
 	for i := range d.Findings {
 		d.Findings[i].Result = redact(d.Findings[i].Result)

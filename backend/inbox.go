@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // InputRequest is a request from a server that only a person can answer:
@@ -21,8 +23,8 @@ type InputRequest struct {
 
 // Input request methods.
 const (
-	MethodElicit = "elicitation/create"
-	MethodSample = "sampling/createMessage"
+	MethodElicit = mcpclient.MethodElicit
+	MethodSample = mcpclient.MethodSample
 )
 
 // Inbox holds the input requests of every session until someone answers

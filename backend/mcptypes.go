@@ -12,7 +12,29 @@ type (
 	JSONRPCError   = mcpclient.RPCError
 	HTTPInfo       = mcpclient.HTTPInfo
 	Annotations    = mcpclient.Annotations
+	Implementation = mcpclient.Implementation
 
 	ResourceContents   = mcpclient.ResourceContents
 	ReadResourceResult = mcpclient.ReadResourceResult
+
+	// WireFrame is one unit of traffic as the wire layer taps it, before
+	// the recorder classifies and stores it as a Frame.
+	WireFrame = mcpclient.Frame
+	// Direction says which way a frame travelled, seen from the client.
+	Direction = mcpclient.Direction
+	// FrameKind says what a frame holds: a message, unparsable bytes, a
+	// stderr line or a transport event.
+	FrameKind = mcpclient.FrameKind
+)
+
+// Frame directions and kinds, as the wire layer names them.
+const (
+	Outbound = mcpclient.Outbound
+	Inbound  = mcpclient.Inbound
+	Stderr   = mcpclient.Stderr
+
+	KindMessage    = mcpclient.KindMessage
+	KindParseError = mcpclient.KindParseError
+	KindLog        = mcpclient.KindLog
+	KindTransport  = mcpclient.KindTransport
 )

@@ -125,7 +125,7 @@ func (p *Pool) Connect(ctx context.Context, serverID int64) (Session, error) {
 	ls.redact.Store(&redact)
 	record := p.rec.Tap(sess.ID)
 	opts := mcpclient.Options{Tap: func(f mcpclient.Frame) { record(ls.redact.Load().Frame(f)) }, ClientInfo: p.info, OnNotification: func(n mcpclient.Notification) { ls.notified(n); p.taskNotified(sess.ID, ls, n) },
-		Handler: p.serverRequests(sess.ID, srv.ID), Era: clientEra(srv.Era), KeepAlive: p.keepAlive}
+		Handler: p.serverRequests(sess.ID, srv.ID), Era: mcpclient.Era(srv.Era), KeepAlive: p.keepAlive}
 	target, err := p.target(ctx, srv)
 	var client *mcpclient.Client
 	if err == nil {
@@ -526,12 +526,4 @@ func (p *Pool) Close() {
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
-}
-
-// clientEra maps a server's configured era to the client's; unset is legacy.
-func clientEra(e Era) mcpclient.Era {
-	if e == "" {
-		return mcpclient.EraLegacy
-	}
-	return mcpclient.Era(e)
 }

@@ -11,7 +11,7 @@ import (
 // Roots methods of the protocol.
 const (
 	// MethodRootsList is the server's request for the client's roots.
-	MethodRootsList = "roots/list"
+	MethodRootsList = mcpclient.MethodRootsList
 	// MethodRootsChanged is the client's notification that its roots changed.
 	MethodRootsChanged = "notifications/roots/list_changed"
 )
@@ -25,13 +25,11 @@ func (p *Pool) rootsList(serverID int64) mcpclient.HandlerFunc {
 			p.log.Error("reading roots for roots/list", "server", serverID, "err", err)
 			return nil, &mcpclient.RPCError{Code: -32603, Message: "The playground could not read this server's roots."}
 		}
-		roots := srv.Roots
-		if roots == nil {
-			roots = []Root{}
+		var res mcpclient.ListRootsResult
+		for _, r := range srv.Roots {
+			res.Roots = append(res.Roots, mcpclient.Root{URI: r.URI, Name: r.Name})
 		}
-		return json.Marshal(struct {
-			Roots []Root `json:"roots"`
-		}{roots})
+		return json.Marshal(res)
 	}
 }
 

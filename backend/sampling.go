@@ -44,11 +44,7 @@ func (in *Inbox) ReplySample(id int64, reply SampleReply, by string) error {
 		Model:      cmpOr(strings.TrimSpace(reply.Model), DefaultSampleModel),
 		StopReason: cmpOr(strings.TrimSpace(reply.StopReason), "endTurn"),
 	}
-	body, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	return in.Answer(id, body, by)
+	return in.answerWith(id, res, by)
 }
 
 // DeclineSample refuses sampling request id as the spec says a client

@@ -46,7 +46,9 @@ type Server struct {
 	ID        int64
 	Name      string
 	Transport Transport
-	Era       Era // "" means EraLegacy
+	// Era "" is stored as EraLegacy; a server never stored (a command
+	// line's target) connects in mcpclient's default era, legacy too.
+	Era Era
 	// Stdio settings.
 	Command string
 	Args    []string

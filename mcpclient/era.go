@@ -41,6 +41,19 @@ func ProtocolVersions() []string {
 	return append(slices.Clone(supportedVersions), modernVersions...)
 }
 
+// RequestedEra is the era that Options with Era era and ProtocolVersion
+// version ask for: era when set; otherwise EraModern for a modern version
+// and EraLegacy for any other, "" included.
+func RequestedEra(era Era, version string) Era {
+	switch {
+	case era != "":
+		return era
+	case VersionEra(version) == EraModern:
+		return EraModern
+	}
+	return EraLegacy
+}
+
 // VersionEra returns the era of a protocol version this client speaks, or
 // "" for any other string.
 func VersionEra(version string) Era {
@@ -141,13 +154,7 @@ func (c *Client) note(info *HTTPInfo, format string, args ...any) {
 // in the era Options.Era asks for: the initialize handshake, server/discover,
 // or the probing that chooses between them.
 func (c *Client) start(ctx context.Context) error {
-	era := c.opts.Era
-	if era == "" {
-		era = EraLegacy
-		if VersionEra(c.opts.ProtocolVersion) == EraModern {
-			era = EraModern
-		}
-	}
+	era := RequestedEra(c.opts.Era, c.opts.ProtocolVersion)
 	switch era {
 	case EraLegacy:
 		if VersionEra(c.opts.ProtocolVersion) == EraModern {

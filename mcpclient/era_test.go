@@ -463,3 +463,23 @@ func TestModernParams(t *testing.T) {
 		t.Errorf("array params: %v", err)
 	}
 }
+
+func TestRequestedEra(t *testing.T) {
+	tests := []struct {
+		era     Era
+		version string
+		want    Era
+	}{
+		{"", "", EraLegacy},
+		{"", "2025-11-25", EraLegacy},
+		{"", "2026-07-28", EraModern},
+		{"", "1999-01-01", EraLegacy},
+		{EraAuto, "2026-07-28", EraAuto},
+		{EraLegacy, "2026-07-28", EraLegacy}, // start refuses this pair
+	}
+	for _, tt := range tests {
+		if got := RequestedEra(tt.era, tt.version); got != tt.want {
+			t.Errorf("RequestedEra(%q, %q) = %q, want %q", tt.era, tt.version, got, tt.want)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
 )
 
 // Handler answers the requests a server sends to the client:
@@ -92,22 +90,19 @@ func (m *Mux) Capabilities() json.RawMessage {
 	if m.Caps != nil {
 		return m.Caps
 	}
-	caps := map[string]any{}
-	for _, method := range slices.Sorted(maps.Keys(m.funcs)) {
+	var caps ClientCapabilities
+	for method := range m.funcs {
 		switch method {
-		case "sampling/createMessage":
-			caps["sampling"] = struct{}{}
-		case "elicitation/create":
-			caps["elicitation"] = map[string]any{"form": struct{}{}, "url": struct{}{}}
-		case "roots/list":
-			caps["roots"] = map[string]bool{"listChanged": true}
+		case MethodSample:
+			caps.Sampling = &SamplingCapability{}
+		case MethodElicit:
+			caps.Elicitation = BothElicitModes()
+		case MethodRootsList:
+			caps.Roots = &RootsCapability{ListChanged: true}
 		}
 	}
-	if len(m.Extensions) > 0 {
-		caps["extensions"] = m.Extensions
-	}
-	b, _ := marshal(caps)
-	return b
+	caps.Extensions = m.Extensions
+	return caps.JSON()
 }
 
 // Error codes the client sends in answers to server requests.

@@ -72,30 +72,31 @@ func addClientFeatureTools(s *mcp.Server) {
 }
 
 // testMux answers sampling, elicitation (both modes) and roots the way the
-// tests expect.
+// tests expect, with the typed shapes of the client's answers.
 func testMux() *Mux {
 	m := &Mux{}
-	m.HandleFunc("sampling/createMessage", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"4"},"model":"test-model","stopReason":"endTurn"}`), nil
+	answer := func(v any) (json.RawMessage, error) { return json.Marshal(v) }
+	m.HandleFunc(MethodSample, func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return answer(CreateMessageResult{
+			Message: SamplingMessage{Role: "assistant", Content: []SamplingBlock{{Type: "text", Text: "4"}}},
+			Model:   "test-model", StopReason: "endTurn",
+		})
 	})
-	m.HandleFunc("elicitation/create", func(_ context.Context, _ string, params json.RawMessage) (json.RawMessage, error) {
-		var p struct {
-			Mode string `json:"mode"`
-			URL  string `json:"url"`
-		}
+	m.HandleFunc(MethodElicit, func(_ context.Context, _ string, params json.RawMessage) (json.RawMessage, error) {
+		var p ElicitParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, err
 		}
-		if p.Mode == "url" {
-			if p.URL == "" {
-				return nil, &RPCError{Code: -32602, Message: "url mode without url"}
+		if p.URLMode() {
+			if p.URL == "" || p.ElicitationID == "" {
+				return nil, &RPCError{Code: -32602, Message: "url mode without url or elicitationId"}
 			}
-			return json.RawMessage(`{"action":"accept"}`), nil
+			return answer(ElicitResult{Action: ElicitAccept})
 		}
-		return json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), nil
+		return answer(ElicitResult{Action: ElicitAccept, Content: json.RawMessage(`{"name":"Ada"}`)})
 	})
-	m.HandleFunc("roots/list", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"roots":[{"uri":"file:///work/project","name":"project"}]}`), nil
+	m.HandleFunc(MethodRootsList, func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+		return answer(ListRootsResult{Roots: []Root{{URI: "file:///work/project", Name: "project"}}})
 	})
 	return m
 }

@@ -14,8 +14,8 @@ type Options struct {
 	ProtocolVersion string
 	// Era is the protocol era to speak: EraLegacy (initialize handshake),
 	// EraModern (per-request _meta, server/discover) or EraAuto (probe, as
-	// the specification says). "" means EraModern when ProtocolVersion is a
-	// modern version, else EraLegacy. See era.go.
+	// the specification says). "" asks for RequestedEra's choice: EraModern
+	// when ProtocolVersion is a modern version, else EraLegacy. See era.go.
 	Era Era
 	// RequestTimeout bounds a request whose context has no deadline and whose
 	// method has no timeout in Timeouts; 0 means 60s. It also bounds SendRaw.

@@ -53,7 +53,7 @@ type ReadResourceResult struct {
 
 // ReadResource reads the resource at uri (resources/read).
 func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceResult, error) {
-	raw, err := c.Call(ctx, "resources/read", uriParams{uri})
+	raw, err := c.Call(ctx, "resources/read", ResourceParams{uri})
 	if err != nil {
 		return nil, err
 	}
@@ -68,17 +68,19 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*ReadResourceRes
 // (resources/subscribe; legacy era). The notifications reach
 // Options.OnNotification.
 func (c *Client) Subscribe(ctx context.Context, uri string) error {
-	_, err := c.Call(ctx, "resources/subscribe", uriParams{uri})
+	_, err := c.Call(ctx, "resources/subscribe", ResourceParams{uri})
 	return err
 }
 
 // Unsubscribe cancels a Subscribe (resources/unsubscribe; legacy era).
 func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
-	_, err := c.Call(ctx, "resources/unsubscribe", uriParams{uri})
+	_, err := c.Call(ctx, "resources/unsubscribe", ResourceParams{uri})
 	return err
 }
 
-type uriParams struct {
+// ResourceParams are the params of resources/read, resources/subscribe and
+// resources/unsubscribe: the resource's URI.
+type ResourceParams struct {
 	URI string `json:"uri"`
 }
 

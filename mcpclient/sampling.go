@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 )
 
+// MethodSample is the server's request for a completion by the client's
+// model.
+const MethodSample = "sampling/createMessage"
+
 // CreateMessageParams is what a server sends in sampling/createMessage: the
 // conversation it wants the client's model to continue, and how.
 // IncludeContext is "none", "thisServer" or "allServers". Tools and

@@ -72,7 +72,7 @@ func hostedTasksCapabilities(caps json.RawMessage) (json.RawMessage, bool) {
 }
 
 // hostedTaskMethods are the requests a server may augment with a task.
-var hostedTaskMethods = []string{"sampling/createMessage", "elicitation/create"}
+var hostedTaskMethods = []string{MethodSample, MethodElicit}
 
 // hostRequest answers the server requests that concern client-hosted
 // tasks; handled is false for any other request, and for every request

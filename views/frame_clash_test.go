@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // TestTrafficShowsIDClashes renders a traffic page with two requests that
@@ -16,16 +15,16 @@ import (
 // noted, the others none.
 func TestTrafficShowsIDClashes(t *testing.T) {
 	now := time.Now()
-	frame := func(id int64, dir mcpclient.Direction, rpc backend.RPCType, method string, pair int64, body string) backend.Frame {
-		return backend.Frame{ID: id, SessionID: 1, Time: now, Direction: dir, Kind: mcpclient.KindMessage, RPCType: rpc, RPCID: "5",
+	frame := func(id int64, dir backend.Direction, rpc backend.RPCType, method string, pair int64, body string) backend.Frame {
+		return backend.Frame{ID: id, SessionID: 1, Time: now, Direction: dir, Kind: backend.KindMessage, RPCType: rpc, RPCID: "5",
 			Method: method, PairID: pair, Body: []byte(body)}
 	}
-	first := frame(10, mcpclient.Outbound, backend.RPCRequest, "tools/call", 12, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
-	second := frame(11, mcpclient.Outbound, backend.RPCRequest, "tools/list", 13, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
+	first := frame(10, backend.Outbound, backend.RPCRequest, "tools/call", 12, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
+	second := frame(11, backend.Outbound, backend.RPCRequest, "tools/list", 13, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
 	second.Clash, second.ClashFrameID = backend.ClashDuplicate, 10
-	answer1 := frame(12, mcpclient.Inbound, backend.RPCResult, "tools/call", 10, `{"jsonrpc":"2.0","id":5,"result":{}}`)
+	answer1 := frame(12, backend.Inbound, backend.RPCResult, "tools/call", 10, `{"jsonrpc":"2.0","id":5,"result":{}}`)
 	answer1.Clash, answer1.ClashFrameID = backend.ClashAmbiguous, 11
-	answer2 := frame(13, mcpclient.Inbound, backend.RPCResult, "tools/list", 11, `{"jsonrpc":"2.0","id":5,"result":{}}`)
+	answer2 := frame(13, backend.Inbound, backend.RPCResult, "tools/list", 11, `{"jsonrpc":"2.0","id":5,"result":{}}`)
 
 	var b strings.Builder
 	if err := FrameList(FramePage{SessionID: 1, Frames: []backend.Frame{first, second, answer1, answer2}}, false).Render(context.Background(), &b); err != nil {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // frameMark is what a traffic row says of a frame's outcome at a glance:
@@ -20,7 +19,7 @@ type frameMark struct{ class, label string }
 // rendered for every viewer of a busy session.
 func markOf(f backend.Frame) frameMark {
 	switch {
-	case f.Kind == mcpclient.KindParseError:
+	case f.Kind == backend.KindParseError:
 		return frameMark{"marked-error", "malformed"}
 	case f.RPCType == backend.RPCError:
 		label := "error"
@@ -79,7 +78,7 @@ const excerptLen = 160
 func excerptOf(f backend.Frame) string {
 	head := textHead(f.Body, excerptLen+64)
 	isJSON := looksLikeJSON(f.Body)
-	if isJSON && f.Kind == mcpclient.KindMessage {
+	if isJSON && f.Kind == backend.KindMessage {
 		for _, said := range []string{`"jsonrpc":"2.0",`, `"id":` + f.RPCID + `,`, `"method":"` + f.Method + `",`} {
 			head = strings.Replace(head, said, "", 1)
 		}

@@ -4,12 +4,11 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 func TestMarkOf(t *testing.T) {
 	msg := func(rpc backend.RPCType, method, body string) backend.Frame {
-		return backend.Frame{Kind: mcpclient.KindMessage, RPCType: rpc, Method: method, Body: []byte(body)}
+		return backend.Frame{Kind: backend.KindMessage, RPCType: rpc, Method: method, Body: []byte(body)}
 	}
 	toolError := func(f backend.Frame) backend.Frame { f.ToolError = true; return f } // as the recorder stores it
 	tests := []struct {
@@ -19,12 +18,12 @@ func TestMarkOf(t *testing.T) {
 		label string
 	}{
 		{"JSON-RPC error with its code", msg(backend.RPCError, "tools/call", `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`), "marked-error", "error -32602"},
-		{"JSON-RPC error, preview only", backend.Frame{Kind: mcpclient.KindMessage, RPCType: backend.RPCError, Body: []byte(`{"jsonrpc":"2.0","id":1,"error":{"co`), BodySize: 9000}, "marked-error", "error"},
+		{"JSON-RPC error, preview only", backend.Frame{Kind: backend.KindMessage, RPCType: backend.RPCError, Body: []byte(`{"jsonrpc":"2.0","id":1,"error":{"co`), BodySize: 9000}, "marked-error", "error"},
 		{"tool error", toolError(msg(backend.RPCResult, "tools/call", `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`)), "marked-tool-error", "isError"},
 		{"tool success", msg(backend.RPCResult, "tools/call", `{"result":{"isError":false}}`), "", ""},
 		{"log level", msg(backend.RPCNotification, "notifications/message", `{"method":"notifications/message","params":{"level":"warning","data":"x"}}`), "level-warning", "warning"},
 		{"log level with markup", msg(backend.RPCNotification, "notifications/message", `{"params":{"level":"<b>Err\"x"}}`), "", ""},
-		{"malformed", backend.Frame{Kind: mcpclient.KindParseError, Body: []byte("not json")}, "marked-error", "malformed"},
+		{"malformed", backend.Frame{Kind: backend.KindParseError, Body: []byte("not json")}, "marked-error", "malformed"},
 		{"plain request", msg(backend.RPCRequest, "ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`), "", ""},
 	}
 	for _, tt := range tests {
@@ -42,7 +41,7 @@ func TestExcerptOf(t *testing.T) {
 		long[i] = 'x'
 	}
 	msg := func(id, method, body string) backend.Frame {
-		return backend.Frame{Kind: mcpclient.KindMessage, RPCID: id, Method: method, Body: []byte(body)}
+		return backend.Frame{Kind: backend.KindMessage, RPCID: id, Method: method, Body: []byte(body)}
 	}
 	tests := []struct {
 		name string
@@ -53,7 +52,7 @@ func TestExcerptOf(t *testing.T) {
 		{"a response", msg(`"a"`, "tools/call", `{"jsonrpc":"2.0","id":"a","result":{}}`), `{"result":{}}`},
 		{"one line", backend.Frame{Body: []byte("{\n  \"a\": 1\n}")}, `{ "a": 1 }`},
 		{"markup escapes undone in JSON", backend.Frame{Body: []byte(`{"text":"\u003cb\u003e"}`)}, `{"text":"<b>"}`},
-		{"stderr text as it is", backend.Frame{Kind: mcpclient.KindLog, Body: []byte(`see \u003c`)}, `see \u003c`},
+		{"stderr text as it is", backend.Frame{Kind: backend.KindLog, Body: []byte(`see \u003c`)}, `see \u003c`},
 		{"cut", backend.Frame{Body: long}, string(long[:excerptLen]) + "…"},
 		{"a preview is cut", backend.Frame{Body: []byte(`{"a":1}`), BodySize: 9000}, `{"a":1}…`},
 	}

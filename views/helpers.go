@@ -210,15 +210,8 @@ func dataURL(allowed map[string]bool, mime, data string) (templ.SafeURL, bool) {
 	return templ.SafeURL("data:" + mime + ";base64," + data), true
 }
 
-// fieldID is the id of a tool form input, unique on the page: tools often
-// share argument names.
-// eraLabel names a server's configured era; unset means legacy.
-func eraLabel(e backend.Era) string {
-	if e == "" {
-		e = backend.EraLegacy
-	}
-	return string(e) + " era"
-}
+// eraLabel names a stored server's era.
+func eraLabel(e backend.Era) string { return string(e) + " era" }
 
 // headerText renders HTTP headers one per line, sorted by name.
 func headerText(h http.Header) string {

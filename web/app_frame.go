@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -20,7 +19,7 @@ const appReadTimeout = 30 * time.Second
 // (recorded like every call) and keeps it for the apps origin. It returns
 // nil for a tool without an app, and a view with Error set when the app
 // cannot be shown. host is the dashboard's host as the browser reached it.
-func (s *Server) appFrame(ctx context.Context, host string, sessionID int64, tool mcpclient.Tool, args, result json.RawMessage) *views.AppFrameView {
+func (s *Server) appFrame(ctx context.Context, host string, sessionID int64, tool backend.Tool, args, result json.RawMessage) *views.AppFrameView {
 	uri := backend.AppResourceURI(tool)
 	if uri == "" {
 		return nil

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // bridgeMethods are the requests an MCP App may send to its server through
@@ -26,8 +25,8 @@ type bridgeRequest struct {
 
 // bridgeAnswer is the JSON-RPC result or error to hand back to the app.
 type bridgeAnswer struct {
-	Result json.RawMessage     `json:"result,omitempty"`
-	Error  *mcpclient.RPCError `json:"error,omitempty"`
+	Result json.RawMessage       `json:"result,omitempty"`
+	Error  *backend.JSONRPCError `json:"error,omitempty"`
 }
 
 // JSON-RPC error codes of bridge refusals, as the app sees them.
@@ -80,11 +79,11 @@ func (s *Server) appsBridge(c echo.Context) error {
 	}
 	res, err := s.deps.Pool.Call(ctx, sessionID, req.Method, req.Params)
 	if err != nil {
-		return c.JSON(http.StatusOK, bridgeAnswer{Error: &mcpclient.RPCError{Code: codeInternal, Message: backend.ErrorMessageOf(err)}})
+		return c.JSON(http.StatusOK, bridgeAnswer{Error: &backend.JSONRPCError{Code: codeInternal, Message: backend.ErrorMessageOf(err)}})
 	}
 	return c.JSON(http.StatusOK, bridgeAnswer{Result: res.Result, Error: res.Error})
 }
 
 func refuseBridge(c echo.Context, status, code int, msg string) error {
-	return c.JSON(status, bridgeAnswer{Error: &mcpclient.RPCError{Code: code, Message: msg}})
+	return c.JSON(status, bridgeAnswer{Error: &backend.JSONRPCError{Code: code, Message: msg}})
 }

@@ -16,8 +16,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/benchfig"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 const (
@@ -41,7 +41,7 @@ func BenchmarkSessionPage(b *testing.B) {
 		f := benchfig.SessionFrame(seq)
 		newest := benchPageFrames - seq
 		if (newest <= 50 && newest%benchPageLargeEvery == 0) || seq%25_000 == 1 {
-			f = mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: large}
+			f = backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: large}
 		}
 		if err := d.rec.Record(sessID, f); err != nil {
 			b.Fatal(err)

@@ -53,7 +53,7 @@ func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
 		for _, name := range sortedKeys(server.Headers) {
 			words = append(words, "--header", shellQuote(name+": "+backend.RedactedValue))
 		}
-		if server.Era != "" && server.Era != backend.EraLegacy {
+		if server.Era != backend.EraLegacy {
 			words = append(words, "--era", string(server.Era))
 		}
 	case e.Session.Transport == backend.TransportHTTP && e.Request.HTTP != nil:

@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -26,7 +25,7 @@ func (s *Server) sentRequest(c echo.Context) (backend.Frame, error) {
 	if err != nil {
 		return f, err
 	}
-	if f.SessionID != sessionID || f.Direction != mcpclient.Outbound || f.RPCType != backend.RPCRequest {
+	if f.SessionID != sessionID || f.Direction != backend.Outbound || f.RPCType != backend.RPCRequest {
 		return f, backend.Errorf(backend.ENotFound, "The session sent no such request.")
 	}
 	return f, nil

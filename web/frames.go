@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -94,8 +93,8 @@ const maxFilterText = 200
 // views.filterQuery writes): errors=1, quiet=1, dir=out|in|stderr, q=TEXT.
 func frameFilterOf(c echo.Context) (backend.FrameFilter, error) {
 	f := backend.FrameFilter{Errors: c.QueryParam("errors") == "1", NoNotifications: c.QueryParam("quiet") == "1", Text: c.QueryParam("q")}
-	switch dir := mcpclient.Direction(c.QueryParam("dir")); dir {
-	case "", mcpclient.Outbound, mcpclient.Inbound, mcpclient.Stderr:
+	switch dir := backend.Direction(c.QueryParam("dir")); dir {
+	case "", backend.Outbound, backend.Inbound, backend.Stderr:
 		f.Direction = dir
 	default:
 		return f, &backend.Error{Code: backend.EInvalid, Message: "The dir parameter is out, in or stderr.", Fields: map[string]string{"dir": "out, in or stderr"}}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // MustRecordedSession records a closed session whose frames are bodies, in
@@ -35,7 +34,7 @@ func (d *dashboard) MustRecordedSession(tb testing.TB, bodies [][]byte) (int64, 
 	}
 	ids := make([]int64, len(bodies))
 	for i, body := range bodies {
-		if err := d.rec.Record(id, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+		if err := d.rec.Record(id, backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: body}); err != nil {
 			tb.Fatal(err)
 		}
 		ids[i] = first + 1 + int64(i)
@@ -365,7 +364,7 @@ func TestTrafficFilter(t *testing.T) {
 		lr := &liveReader{conn: conn, seen: map[int64]bool{}}
 		lr.until(t, "the matching backlog", func(msg string) bool { return strings.Contains(msg, fmt.Sprintf(`id="frame-%d"`, ids[70])) })
 		for _, body := range [][]byte{notification(100), errorResponse(101)} {
-			if err := d.rec.Record(sid, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+			if err := d.rec.Record(sid, backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: body}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -19,7 +19,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -208,7 +207,7 @@ func importedFrameOf(text []byte, n int) (backend.ImportedFrame, error) {
 			"Line %d is not a frame of an NDJSON export (one JSON object a line): %s.", n, jsonProblem(err))
 	}
 	f := backend.Frame{
-		ID: l.ID, SessionID: l.SessionID, Time: l.Time, Direction: mcpclient.Direction(l.Direction), Kind: mcpclient.FrameKind(l.Kind),
+		ID: l.ID, SessionID: l.SessionID, Time: l.Time, Direction: backend.Direction(l.Direction), Kind: backend.FrameKind(l.Kind),
 		RPCType: backend.RPCType(l.RPCType), RPCID: string(l.RPCID), Method: l.Method, HTTP: l.HTTP, PairID: l.PairID,
 	}
 	if f.RPCID == "null" {

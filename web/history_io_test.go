@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // exportedLine is a line of an NDJSON export, as a script reads it.
@@ -127,9 +126,9 @@ func (d *dashboard) allFrames(t *testing.T, sessionID int64) []backend.Frame {
 // answer, which the recorder pairs.
 func (d *dashboard) recordExchange(t *testing.T, sessionID int64, at time.Time, request, response string) {
 	t.Helper()
-	for _, f := range []mcpclient.Frame{
-		{Time: at, Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, Body: []byte(request)},
-		{Time: at.Add(7 * time.Millisecond), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(response)},
+	for _, f := range []backend.WireFrame{
+		{Time: at, Direction: backend.Outbound, Kind: backend.KindMessage, Body: []byte(request)},
+		{Time: at.Add(7 * time.Millisecond), Direction: backend.Inbound, Kind: backend.KindMessage, Body: []byte(response)},
 	} {
 		if err := d.rec.Record(sessionID, f); err != nil {
 			t.Fatal(err)
@@ -163,11 +162,11 @@ func TestImportRoundTrip(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"echo: quokka & friends"}]}}`)
 	d.recordExchange(t, sid, at.Add(time.Second), "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": \"b\",\n  \"method\": \"ping\"\n}",
 		`{"jsonrpc":"2.0","id":"b","error":{"code":-32601,"message":"no such method"}}`)
-	for i, f := range []mcpclient.Frame{
-		{Direction: mcpclient.Inbound, Kind: mcpclient.KindParseError, Body: []byte(`{"jsonrpc":"2.0","id":3,"result":`)},
-		{Direction: mcpclient.Stderr, Kind: mcpclient.KindLog, Body: []byte("caf\xe9 \xff not utf-8")},
-		{Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("z", 40<<10) + `"}}`)},
-		{Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)}, // never answered
+	for i, f := range []backend.WireFrame{
+		{Direction: backend.Inbound, Kind: backend.KindParseError, Body: []byte(`{"jsonrpc":"2.0","id":3,"result":`)},
+		{Direction: backend.Stderr, Kind: backend.KindLog, Body: []byte("caf\xe9 \xff not utf-8")},
+		{Direction: backend.Inbound, Kind: backend.KindMessage, Body: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("z", 40<<10) + `"}}`)},
+		{Direction: backend.Outbound, Kind: backend.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)}, // never answered
 	} {
 		f.Time = at.Add(time.Duration(2+i) * time.Second)
 		if err := d.rec.Record(sid, f); err != nil {
@@ -524,7 +523,7 @@ func TestMessagesWithIdsJSONRPCForbidsRoundTrip(t *testing.T) {
 	}
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for i, b := range bodies {
-		if err := d.rec.Record(sid, mcpclient.Frame{Time: at.Add(time.Duration(i) * time.Second), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(b)}); err != nil {
+		if err := d.rec.Record(sid, backend.WireFrame{Time: at.Add(time.Duration(i) * time.Second), Direction: backend.Inbound, Kind: backend.KindMessage, Body: []byte(b)}); err != nil {
 			t.Fatal(err)
 		}
 	}

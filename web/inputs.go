@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -12,23 +11,14 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-// elicitParams is what elicitation/create carries, in form or URL mode.
-type elicitParams struct {
-	Mode            string          `json:"mode"`
-	Message         string          `json:"message"`
-	RequestedSchema json.RawMessage `json:"requestedSchema"`
-	URL             string          `json:"url"`
-}
-
 // inputView describes a waiting request for the page.
 func inputView(req backend.InputRequest) views.InputView {
 	v := views.InputView{ID: req.ID, Params: prettyJSON(req.Params), Values: map[string]string{}}
 	switch req.Method {
 	case backend.MethodElicit:
-		var p elicitParams
-		_ = json.Unmarshal(req.Params, &p) // what does not decode stays empty; Params shows the rest
+		p, _ := backend.ParseElicit(req.Params) // what does not decode stays empty; Params shows the rest
 		v.Message = p.Message
-		if p.Mode == "url" {
+		if p.URLMode() {
 			v.Kind, v.RawURL = views.InputElicitURL, p.URL
 			target, err := backend.ElicitURLTarget(p.URL)
 			if err != nil {
@@ -81,30 +71,24 @@ func (s *Server) answerInput(c echo.Context) error {
 	if view.Kind == views.InputSample {
 		return s.answerSample(c, sessionID, view, action)
 	}
-	var result any
+	by := answererName(c)
 	switch {
-	case action == "decline" || action == "cancel":
-		result = map[string]string{"action": action}
+	case action == backend.ElicitDecline || action == backend.ElicitCancel:
+		return s.inputAnswered(c, inputID, s.deps.Inbox.DismissElicit(inputID, action, by), "Answer sent.")
 	case view.Kind == views.InputElicitURL:
-		if view.URLError != "" {
-			return backend.Errorf(backend.EInvalid, "The URL is not offered, so it cannot be accepted; decline or cancel.")
+		if err := s.deps.Inbox.AcceptElicit(inputID, nil, by); backend.ErrorCodeOf(err) == backend.EInvalid {
+			return err
 		}
-		result = map[string]string{"action": "accept"}
+		return s.inputAnswered(c, inputID, err, "Answer sent.")
 	case view.Kind == views.InputElicitForm:
 		content, fieldErrs := formArguments(view.Form, view.Values)
 		if len(fieldErrs) > 0 {
 			view.Errors = fieldErrs
 			return render(c, http.StatusOK, views.InputCard(sessionID, view))
 		}
-		result = map[string]any{"action": "accept", "content": content}
-	default:
-		return backend.Errorf(backend.EInvalid, "Unknown answer %q.", action)
+		return s.inputAnswered(c, inputID, s.deps.Inbox.AcceptElicit(inputID, content, by), "Answer sent.")
 	}
-	body, err := json.Marshal(result)
-	if err != nil {
-		return err
-	}
-	return s.inputAnswered(c, inputID, s.deps.Inbox.Answer(inputID, body, answererName(c)), "Answer sent.")
+	return backend.Errorf(backend.EInvalid, "Unknown answer %q.", action)
 }
 
 // answerSample sends the reply written for a sampling request, or its

@@ -17,7 +17,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // dialLive opens the live stream of a session with origin (none when "").
@@ -249,7 +248,7 @@ func TestLiveStalledViewerIsCutOff(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the stalled viewer was not dropped after %d frames of %d KiB", recorded, len(body)>>10)
 		}
-		if err := d.rec.Record(sessID, mcpclient.Frame{Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: body}); err != nil {
+		if err := d.rec.Record(sessID, backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: body}); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.rec.Flush(ctx); err != nil {

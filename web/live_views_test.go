@@ -11,7 +11,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/web"
 )
 
@@ -59,7 +58,7 @@ func (d *dashboard) waitSubscribers(t *testing.T, sessionID int64, n int) {
 }
 
 // recordOne records f in the session and waits until it is committed.
-func (d *dashboard) recordOne(t *testing.T, sessionID int64, f mcpclient.Frame) {
+func (d *dashboard) recordOne(t *testing.T, sessionID int64, f backend.WireFrame) {
 	t.Helper()
 	if err := d.rec.Record(sessionID, f); err != nil {
 		t.Fatal(err)
@@ -87,9 +86,9 @@ func TestLiveViewersOfTwoRolesGetTheirOwnView(t *testing.T) {
 	viewer := d.dialLiveAs(t, d.viewerDialer(t, "watcher"), sessID, "")
 	d.waitSubscribers(t, sessID, 2)
 
-	d.recordOne(t, sessID, mcpclient.Frame{Time: time.Now(), Kind: mcpclient.KindMessage, Direction: mcpclient.Outbound,
+	d.recordOne(t, sessID, backend.WireFrame{Time: time.Now(), Kind: backend.KindMessage, Direction: backend.Outbound,
 		Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`),
-		HTTP: &mcpclient.HTTPInfo{Method: http.MethodPost, URL: "http://127.0.0.1:1/mcp?api_key=url-secret",
+		HTTP: &backend.HTTPInfo{Method: http.MethodPost, URL: "http://127.0.0.1:1/mcp?api_key=url-secret",
 			Header: http.Header{"Authorization": {"Bearer header-secret"}, "Mcp-Session-Id": {"visible-session"}}}})
 
 	for _, w := range []struct {
@@ -137,7 +136,7 @@ func TestLiveFramesRenderOncePerView(t *testing.T) {
 
 	const requests = 4
 	for i := range requests {
-		d.recordOne(t, sessID, mcpclient.Frame{Time: time.Now(), Kind: mcpclient.KindMessage, Direction: mcpclient.Outbound,
+		d.recordOne(t, sessID, backend.WireFrame{Time: time.Now(), Kind: backend.KindMessage, Direction: backend.Outbound,
 			Body: fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo"}}`, i)})
 		for v, streams := range views {
 			var first string

@@ -26,7 +26,6 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/store"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/web"
 )
 
@@ -211,7 +210,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	inbox := backend.NewInbox(hub, time.Minute)
 	oauth := backend.NewOAuth(db, db, log, nil)
 	tb.Cleanup(oauth.Close)
-	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "playground-test", Version: "0"},
+	pool := backend.NewPool(db, db, rec, hub, inbox, log, backend.Implementation{Name: "playground-test", Version: "0"},
 		backend.WithRevisions(db), backend.WithCredentials(oauth))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)

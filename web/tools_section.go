@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -20,7 +19,7 @@ import (
 func (s *Server) showTools(c echo.Context) error {
 	return s.showToolSection(c, toolSection{
 		section: views.SectionTools, what: "tools", label: "tools",
-		keep: func(mcpclient.Tool) bool { return true }, none: "This server offers no tools.",
+		keep: func(backend.Tool) bool { return true }, none: "This server offers no tools.",
 	})
 }
 
@@ -30,7 +29,7 @@ func (s *Server) showTools(c echo.Context) error {
 func (s *Server) showApps(c echo.Context) error {
 	return s.showToolSection(c, toolSection{
 		section: views.SectionApps, what: "apps", label: "apps",
-		keep: func(t mcpclient.Tool) bool { return backend.AppResourceURI(t) != "" },
+		keep: func(t backend.Tool) bool { return backend.AppResourceURI(t) != "" },
 		none: "This server offers no MCP Apps: none of its tools names a ui:// resource in _meta.ui.resourceUri.",
 	})
 }
@@ -40,7 +39,7 @@ type toolSection struct {
 	section views.Section
 	what    string // what NotConnected says the section shows
 	label   string // names the list's items
-	keep    func(mcpclient.Tool) bool
+	keep    func(backend.Tool) bool
 	none    string // said when the server has no tool that keep keeps
 }
 

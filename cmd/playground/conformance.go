@@ -182,9 +182,8 @@ func (cc *conformanceClient) exercise(ctx context.Context) error {
 		}
 		fmt.Fprintf(cc.log, "tools/call %s: isError=%v\n", tool.Name, res.IsError)
 	}
-	var caps map[string]json.RawMessage
-	_ = json.Unmarshal(c.InitializeResult().Capabilities, &caps)
-	if _, ok := caps["resources"]; ok {
+	caps := c.InitializeResult().Capabilities
+	if mcpclient.HasCapability(caps, "resources") {
 		resources, err := c.ListResources(ctx)
 		errs = append(errs, err)
 		for _, r := range resources {
@@ -192,7 +191,7 @@ func (cc *conformanceClient) exercise(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 	}
-	if _, ok := caps["prompts"]; ok {
+	if mcpclient.HasCapability(caps, "prompts") {
 		prompts, err := c.ListPrompts(ctx)
 		errs = append(errs, err)
 		for _, p := range prompts {
@@ -309,8 +308,23 @@ func placeholder(typ any) json.RawMessage {
 
 // Capabilities declares sampling, elicitation (form and URL) and roots.
 func (cc *conformanceClient) Capabilities() json.RawMessage {
-	return json.RawMessage(`{"sampling":{},"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true}}`)
+	return mcpclient.ClientCapabilities{
+		Sampling:    &mcpclient.SamplingCapability{},
+		Elicitation: mcpclient.BothElicitModes(),
+		Roots:       &mcpclient.RootsCapability{ListChanged: true},
+	}.JSON()
 }
+
+// conformanceSample is the conformance client's answer to every sampling
+// request.
+var conformanceSample = mcpclient.CreateMessageResult{
+	Message:    mcpclient.SamplingMessage{Role: "assistant", Content: []mcpclient.SamplingBlock{{Type: "text", Text: "Paris"}}},
+	Model:      "mcp-playground-conformance",
+	StopReason: "endTurn",
+}
+
+// conformanceRoots is the conformance client's answer to roots/list.
+var conformanceRoots = mcpclient.ListRootsResult{Roots: []mcpclient.Root{{URI: "file:///tmp/mcp-playground-conformance", Name: "conformance"}}}
 
 // Handle answers the server's requests: elicitation is accepted (form mode
 // with each property's default, or a placeholder), sampling gets a canned
@@ -320,13 +334,13 @@ func (cc *conformanceClient) Capabilities() json.RawMessage {
 func (cc *conformanceClient) Handle(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	fmt.Fprintf(cc.log, "server asks %s: %s\n", method, params)
 	switch method {
-	case "elicitation/create":
+	case mcpclient.MethodElicit:
 		cc.sideCall(ctx)
-		return elicitationAnswer(params), nil
-	case "sampling/createMessage":
-		return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"mcp-playground-conformance","stopReason":"endTurn"}`), nil
-	case "roots/list":
-		return json.RawMessage(`{"roots":[{"uri":"file:///tmp/mcp-playground-conformance","name":"conformance"}]}`), nil
+		return json.Marshal(elicitationAnswer(params))
+	case mcpclient.MethodSample:
+		return json.Marshal(conformanceSample)
+	case mcpclient.MethodRootsList:
+		return json.Marshal(conformanceRoots)
 	}
 	return nil, &mcpclient.RPCError{Code: -32601, Message: "Method not found"}
 }
@@ -350,23 +364,22 @@ func (cc *conformanceClient) sideCall(ctx context.Context) {
 // elicitationAnswer accepts an elicitation: URL mode with no content, form
 // mode with every property of the requested schema filled with its default
 // or a placeholder of its type.
-func elicitationAnswer(params json.RawMessage) json.RawMessage {
-	var p struct {
-		Mode            string `json:"mode"`
-		RequestedSchema struct {
-			Properties map[string]struct {
-				Type    any             `json:"type"`
-				Default json.RawMessage `json:"default"`
-				Enum    []any           `json:"enum"`
-			} `json:"properties"`
-		} `json:"requestedSchema"`
-	}
+func elicitationAnswer(params json.RawMessage) mcpclient.ElicitResult {
+	var p mcpclient.ElicitParams
 	_ = json.Unmarshal(params, &p)
-	if p.Mode == "url" {
-		return json.RawMessage(`{"action":"accept"}`)
+	if p.URLMode() {
+		return mcpclient.ElicitResult{Action: mcpclient.ElicitAccept}
 	}
+	var schema struct {
+		Properties map[string]struct {
+			Type    any             `json:"type"`
+			Default json.RawMessage `json:"default"`
+			Enum    []any           `json:"enum"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(p.RequestedSchema, &schema)
 	content := map[string]json.RawMessage{}
-	for name, prop := range p.RequestedSchema.Properties {
+	for name, prop := range schema.Properties {
 		switch {
 		case prop.Default != nil:
 			content[name] = prop.Default
@@ -378,6 +391,6 @@ func elicitationAnswer(params json.RawMessage) json.RawMessage {
 			}
 		}
 	}
-	b, _ := json.Marshal(map[string]any{"action": "accept", "content": content})
-	return b
+	b, _ := json.Marshal(content)
+	return mcpclient.ElicitResult{Action: mcpclient.ElicitAccept, Content: b}
 }

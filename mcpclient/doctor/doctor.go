@@ -20,7 +20,7 @@ const (
 )
 
 // Diagnose explains connectErr, the error with which connecting to target
-// in era failed (era "" means legacy, as mcpclient.Options says). It uses
+// in era failed (era "" is read as mcpclient.RequestedEra reads it). It uses
 // what the error already says and probes the target on the wire for the
 // rest: over HTTP with the target's TLS, proxy and header settings (never
 // its Credentials), with short timeouts and small body limits, within 6 s
@@ -29,9 +29,7 @@ const (
 func Diagnose(ctx context.Context, target mcpclient.Target, era mcpclient.Era, connectErr error) Diagnosis {
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	if era == "" {
-		era = mcpclient.EraLegacy
-	}
+	era = mcpclient.RequestedEra(era, "")
 	var d Diagnosis
 	if connectErr == nil {
 		connectErr = errors.New("no error")
