@@ -182,10 +182,17 @@ type FrameStore interface {
 	// InsertFrames stores frames (with their ids set) and exchanges in one transaction.
 	InsertFrames(ctx context.Context, frames []Frame, exchanges []Exchange) error
 	// ListFrames returns the frames q selects, in id order, with pair
-	// links and BodySize filled.
+	// links and BodySize filled. ListFrames and GetFrame return HTTP info
+	// as people are shown it (RedactHTTP).
 	ListFrames(ctx context.Context, q FrameQuery) ([]Frame, error)
 	// GetFrame returns one whole frame, or an ENotFound *Error.
 	GetFrame(ctx context.Context, id int64) (Frame, error)
+	// RevealFrameHTTP returns the HTTP info of frame id as it was
+	// recorded, the secrets that the frames read above show redacted
+	// (RedactHTTP) decrypted, nil when the frame has none, or an
+	// ENotFound *Error. Frames read otherwise decrypt nothing: this is
+	// for an admin who asked to see them.
+	RevealFrameHTTP(ctx context.Context, id int64) (*HTTPInfo, error)
 	// CountFrames returns how many frames a session has.
 	CountFrames(ctx context.Context, sessionID int64) (int, error)
 }

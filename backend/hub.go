@@ -9,7 +9,7 @@ import (
 // update of a subscribed resource.
 type Event struct {
 	SessionID int64
-	Frames    []Frame  // frames in id order, already committed to the database
+	Frames    []Frame  // frames in id order, already committed to the database, HTTP info redacted (RedactHTTP)
 	Session   *Session // set when the session's status changed
 	// InputsChanged says the session's waiting input requests changed (see Inbox).
 	InputsChanged bool

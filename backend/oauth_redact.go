@@ -13,11 +13,10 @@ import (
 	"sync"
 )
 
-// What an OAuth step stores has its secrets replaced by redactedValue:
-// credential headers, and the values of oauthSecretFields in URL queries,
-// form bodies and JSON bodies. The debugger shows steps to every viewer,
-// and the database keeps them in plain text.
-const redactedValue = "[redacted]"
+// What an OAuth step stores has its secrets replaced by RedactedValue:
+// credential headers (RedactHeader), and the values of oauthSecretFields
+// in URL queries, form bodies and JSON bodies. The debugger shows steps to
+// every viewer, and the database keeps them in plain text.
 
 // oauthSecretFields are the parameters and JSON members that carry
 // secrets in OAuth exchanges.
@@ -27,22 +26,13 @@ var oauthSecretFields = map[string]bool{
 	"subject_token": true, "actor_token": true, "password": true,
 }
 
-// oauthSecretHeaders are the headers whose values are always secret.
-var oauthSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "Dpop"}
-
-// redactHeader returns a copy of h with the credential headers' values
-// replaced.
+// redactHeader is h as an OAuth step stores it (RedactHeader), an empty
+// map for none.
 func redactHeader(h http.Header) map[string][]string {
-	out := h.Clone()
-	if out == nil {
+	if h == nil {
 		return map[string][]string{}
 	}
-	for _, name := range oauthSecretHeaders {
-		if vs := out.Values(name); len(vs) > 0 {
-			out[http.CanonicalHeaderKey(name)] = []string{redactedValue}
-		}
-	}
-	return out
+	return RedactHeader(h)
 }
 
 // redactQuery replaces the values of secret parameters in a URL-encoded
@@ -55,7 +45,7 @@ func redactQuery(q string) string {
 	for i, p := range pairs {
 		key, _, _ := strings.Cut(p, "=")
 		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[strings.ToLower(name)] {
-			pairs[i] = key + "=" + redactedValue
+			pairs[i] = key + "=" + RedactedValue
 		}
 	}
 	return strings.Join(pairs, "&")
@@ -105,7 +95,7 @@ func redactBody(contentType string, body []byte) string {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		text := secretMember().ReplaceAllString(string(body), `${1}"`+redactedValue+`"`)
+		text := secretMember().ReplaceAllString(string(body), `${1}"`+RedactedValue+`"`)
 		if mediaType == "text/plain" || mediaType == "" {
 			text = redactQuery(text)
 		}
@@ -139,8 +129,8 @@ func redactJSON(v any) bool {
 	case map[string]any:
 		for k, member := range t {
 			if oauthSecretFields[strings.ToLower(k)] {
-				if s, ok := member.(string); !ok || s != redactedValue {
-					t[k] = redactedValue
+				if s, ok := member.(string); !ok || s != RedactedValue {
+					t[k] = RedactedValue
 					changed = true
 				}
 				continue

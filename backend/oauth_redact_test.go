@@ -37,7 +37,7 @@ func TestOAuthExchangesKeepNoSecret(t *testing.T) {
 		})
 	}
 	h := http.Header{"Authorization": {"Bearer " + secret}, "Content-Type": {"application/json"}}
-	if got := redactHeader(h); got["Authorization"][0] != redactedValue || got["Content-Type"][0] != "application/json" {
+	if got := redactHeader(h); got["Authorization"][0] != RedactedValue || got["Content-Type"][0] != "application/json" {
 		t.Errorf("redactHeader = %v", got)
 	}
 	if got := redactURLText("https://dash.example/oauth/callback?code=" + secret + "&state=st"); got != "https://dash.example/oauth/callback?code=[redacted]&state=st" {

@@ -80,7 +80,7 @@ func (o *OAuth) resend(ctx context.Context, rec *stepRecorder, step OAuthStep) e
 		return Errorf(EInvalid, "The recorded request cannot be sent again: %v", err)
 	}
 	for name, values := range step.RequestHeader {
-		if len(values) == 1 && values[0] == redactedValue || name == "Content-Length" {
+		if len(values) == 1 && values[0] == RedactedValue || name == "Content-Length" {
 			continue
 		}
 		req.Header[name] = values

@@ -350,7 +350,9 @@ func (r *Recorder) gather(first classifiedItem, b *batch) {
 }
 
 // commit writes the batch, retrying while the database refuses it and the
-// recorder is not stopping. Frames are published only once stored.
+// recorder is not stopping. Frames are published only once stored, and
+// with their HTTP info as people are shown it (RedactHTTP), as the store
+// reads them back: no event carries a secret header.
 func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 	backoff := 50 * time.Millisecond
 	for {
@@ -374,6 +376,9 @@ func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 	close(r.commits)
 	r.commits = make(chan struct{})
 	r.mu.Unlock()
+	for i := range frames {
+		frames[i].HTTP = RedactHTTP(frames[i].HTTP)
+	}
 	start := 0
 	for i := 1; i <= len(frames); i++ {
 		if i == len(frames) || frames[i].SessionID != frames[start].SessionID {

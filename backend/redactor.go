@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -19,11 +20,14 @@ const minSecretLen = 6
 // Redactor hides one server's configured secrets in the texts recorded and
 // shown about its sessions: the values of its secret env and header
 // pairs, the user name, password and secret parameter values of its URL,
-// and the credentials of any URL (RedactURLsIn). A stdio server that logs
-// its token, or an error that quotes a URL, then shows [redacted]. The
-// zero Redactor redacts URLs only.
+// and the credentials of any URL (RedactURLsIn); and in the HTTP requests
+// recorded, the values of the headers it is configured to send, whatever
+// their names. A stdio server that logs its token, or an error that
+// quotes a URL, then shows [redacted]. The zero Redactor redacts URLs
+// only.
 type Redactor struct {
-	values []string // longest first, so that a value inside another goes second
+	values  []string        // longest first, so that a value inside another goes second
+	headers map[string]bool // the canonical names of the server's configured headers
 }
 
 // NewRedactor returns the Redactor of s's secrets.
@@ -53,7 +57,14 @@ func NewRedactor(s Server) Redactor {
 			}
 		}
 	}
-	return Redactor{}.With(values...)
+	r := Redactor{}.With(values...)
+	if len(s.Headers) > 0 {
+		r.headers = make(map[string]bool, len(s.Headers))
+		for name := range s.Headers {
+			r.headers[http.CanonicalHeaderKey(name)] = true
+		}
+	}
+	return r
 }
 
 // With returns a Redactor that hides values too: each as it is and as it
@@ -71,7 +82,7 @@ func (r Redactor) With(values ...string) Redactor {
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) || len(all[i]) == len(all[j]) && all[i] < all[j] })
-	return Redactor{values: slices.Compact(all)}
+	return Redactor{values: slices.Compact(all), headers: r.headers}
 }
 
 // Text returns text with the secrets replaced.
@@ -97,9 +108,14 @@ func (r Redactor) Tap(next mcpclient.Tap) mcpclient.Tap {
 // stdout) the secret values and any URL's credentials; in JSON-RPC
 // messages the secret values alone (a server that echoes the token it was
 // sent, in an error or a tool result), so that a message is otherwise
-// recorded as it travelled and stays valid JSON. f's body is not changed
+// recorded as it travelled and stays valid JSON; in HTTP headers the
+// configured headers' values whole, kept in the server's settings and
+// revealed there, and the secret values in the headers of plain names.
+// Other headers of secret names are kept whole, to be stored sealed and
+// shown redacted (RedactHeader). f's body and HTTP info are not changed
 // in place: the frame handed to the client itself stays as it is.
 func (r Redactor) Frame(f mcpclient.Frame) mcpclient.Frame {
+	f.HTTP = r.hideInHTTP(f.HTTP)
 	switch {
 	case f.Kind == mcpclient.KindMessage:
 		if r.holdsValue(f.Body) {
@@ -111,6 +127,42 @@ func (r Redactor) Frame(f mcpclient.Frame) mcpclient.Frame {
 		}
 	}
 	return f
+}
+
+// hideInHTTP returns info with the values of the configured headers
+// replaced by RedactedValue, and the secret values replaced in the values
+// of the headers whose names are not secret; info itself when nothing
+// changes.
+func (r Redactor) hideInHTTP(info *mcpclient.HTTPInfo) *mcpclient.HTTPInfo {
+	if info == nil || len(r.values) == 0 && len(r.headers) == 0 {
+		return info
+	}
+	var out *mcpclient.HTTPInfo
+	for name, values := range info.Header {
+		configured := r.headers[http.CanonicalHeaderKey(name)]
+		for i, v := range values {
+			hidden := v
+			switch {
+			case configured:
+				hidden = RedactedValue
+			case !IsSecretName(name) && r.holdsValue([]byte(v)):
+				hidden = r.withoutValues(v)
+			}
+			if hidden == v {
+				continue
+			}
+			if out == nil {
+				c := *info
+				c.Header = info.Header.Clone()
+				out = &c
+			}
+			out.Header[name][i] = hidden
+		}
+	}
+	if out == nil {
+		return info
+	}
+	return out
 }
 
 // hideInResult returns a run result with the secret values replaced in its

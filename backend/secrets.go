@@ -30,13 +30,14 @@ const RedactedURLPart = "REDACTED"
 // form contains any of them.
 var sensitiveWords = []string{
 	"auth", "cookie", "token", "secret", "key", "pass", "pwd", "session",
-	"signature", "credential", "code", "jwt",
+	"signature", "credential", "code", "jwt", "dpop",
 }
 
 // publicNames are names that contain a sensitive word but whose values
-// grant nothing on their own and help to debug: the MCP session id and
-// the authentication challenge of a 401.
-var publicNames = map[string]bool{"mcp-session-id": true, "www-authenticate": true}
+// grant nothing on their own and help to debug: the MCP session id, the
+// authentication challenge of a 401 and the nonce a server hands out for
+// DPoP proofs.
+var publicNames = map[string]bool{"mcp-session-id": true, "www-authenticate": true, "dpop-nonce": true}
 
 // IsSecretName reports whether the value of a header, env variable or URL
 // parameter with this name is to be treated as a secret.

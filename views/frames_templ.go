@@ -1162,8 +1162,8 @@ func FrameBodyPage(p Page, f backend.Frame) templ.Component {
 	})
 }
 
-// httpDetails shows the HTTP exchange a frame travelled in; the caller has
-// redacted secret header values.
+// httpDetails shows the HTTP exchange a frame travelled in, as backend
+// hands it out: secret header values redacted (backend.RedactHTTP).
 func httpDetails(h backend.HTTPInfo) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -275,10 +275,11 @@ const (
 	apiFrameBytes = 8 << 20
 )
 
-// apiFrameOf is f as the API shows it, secret headers redacted.
+// apiFrameOf is f as the API shows it; its HTTP info comes redacted from
+// backend (backend.RedactHTTP).
 func apiFrameOf(f backend.Frame) apiFrame {
 	af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
-		Method: f.Method, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
+		Method: f.Method, HTTP: f.HTTP, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
 	if f.RPCID != "" {
 		af.RPCID = json.RawMessage(f.RPCID)
 	}
@@ -288,9 +289,6 @@ func apiFrameOf(f backend.Frame) apiFrame {
 		af.BodyText = string(f.Body)
 	} else {
 		af.BodyText = strconv.Quote(string(f.Body))
-	}
-	if f.HTTP != nil {
-		af.HTTP = redactHTTP(f.HTTP)
 	}
 	return af
 }

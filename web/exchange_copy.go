@@ -13,9 +13,9 @@ import (
 
 // exchangeCopies builds the texts an exchange page offers to copy. server
 // is the registered server of the exchange's session, nil when it was
-// deleted. No secret reaches them: configured header values, and every
-// recorded header value but the protocol's own, read backend.RedactedValue,
-// and URLs are redacted (backend.RedactURL).
+// deleted. No secret reaches them: configured header values, and
+// recorded ones of secret names (backend.RedactHeader), read
+// backend.RedactedValue, and URLs are redacted (backend.RedactURL).
 func exchangeCopies(e backend.HistoryEntry, server *backend.Server) views.ExchangeCopies {
 	c := views.ExchangeCopies{JSONRPC: indentJSON(e.Request.Body), Call: playgroundCall(e, server)}
 	if e.Session.Transport == backend.TransportHTTP && e.Request.HTTP != nil {
@@ -74,26 +74,16 @@ func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
 	return strings.Join(words, " ")
 }
 
-// curlHeaders are the recorded request headers whose values a curl
-// command keeps; the MCP session id grants nothing without the others.
-var curlHeaders = map[string]bool{
-	"Content-Type": true, "Accept": true, "Mcp-Session-Id": true, "Mcp-Protocol-Version": true,
-	"Mcp-Method": true, "Mcp-Name": true, "Last-Event-Id": true,
-}
-
-// curlCommand is a curl command line that POSTs the request as recorded.
+// curlCommand is a curl command line that POSTs the request as recorded,
+// with its headers as backend shows them (backend.RedactHeader): a secret
+// header reads backend.RedactedValue, as on the frame's page.
 func curlCommand(f backend.Frame) string {
 	lines := []string{"curl -X POST " + shellQuote(backend.RedactURL(f.HTTP.URL))}
-	names := sortedKeys(f.HTTP.Header)
-	for _, name := range names {
-		canon := http.CanonicalHeaderKey(name)
-		if canon == "Content-Length" {
+	for _, name := range sortedKeys(f.HTTP.Header) {
+		if http.CanonicalHeaderKey(name) == "Content-Length" {
 			continue
 		}
 		for _, v := range f.HTTP.Header[name] {
-			if !curlHeaders[canon] && !strings.HasPrefix(canon, "Mcp-Param-") {
-				v = backend.RedactedValue
-			}
 			lines = append(lines, "-H "+shellQuote(name+": "+v))
 		}
 	}

@@ -28,7 +28,7 @@ func (s *Server) framePage(ctx context.Context, sessionID, beforeID int64, filte
 	if err != nil {
 		return views.FramePage{}, err
 	}
-	return views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter, Older: older, Frames: redactFrames(frames),
+	return views.FramePage{SessionID: sessionID, History: beforeID != 0, Filter: filter, Older: older, Frames: frames,
 		Live: s.deps.Pool.IsLive(sessionID)}, nil
 }
 

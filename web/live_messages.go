@@ -63,7 +63,7 @@ func (s *Server) sendBacklog(conn *liveConn, v viewer, last *int64) bool {
 	if !v.reset {
 		return s.sendFrames(conn, v.backlog, last)
 	}
-	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: redactFrames(v.backlog), Live: true}
+	page := views.FramePage{SessionID: v.sessionID, Filter: v.filter, Older: v.older, Frames: v.backlog, Live: true}
 	if !s.sendFragment(conn, views.FramesReplace(page)) {
 		return false
 	}
@@ -98,7 +98,7 @@ func (s *Server) sendFrames(conn *liveConn, frames []backend.Frame, last *int64)
 		return true
 	}
 	fresh := frames[start:]
-	if !s.sendFragment(conn, views.FramesAppend(redactFrames(fresh))) {
+	if !s.sendFragment(conn, views.FramesAppend(fresh)) {
 		return false
 	}
 	*last = fresh[len(fresh)-1].ID

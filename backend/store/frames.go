@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -252,6 +253,23 @@ func (d *DB) GetFrame(ctx context.Context, id int64) (backend.Frame, error) {
 	return d.frameOf(r)
 }
 
+// RevealFrameHTTP implements backend.FrameStore.
+func (d *DB) RevealFrameHTTP(ctx context.Context, id int64) (*mcpclient.HTTPInfo, error) {
+	var col sql.NullString
+	err := d.db.GetContext(ctx, &col, `SELECT http FROM frames WHERE id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, backend.Errorf(backend.ENotFound, "Frame %d does not exist.", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: reveal frame %d: %w", id, err)
+	}
+	info, err := d.openHTTP(col)
+	if err != nil {
+		return nil, fmt.Errorf("store: frame %d http info: %w", id, err)
+	}
+	return info, nil
+}
+
 // CountFrames implements backend.FrameStore.
 func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
 	var n int
@@ -261,7 +279,8 @@ func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
 	return n, nil
 }
 
-// frameOf decodes a frame row, opening its sealed HTTP headers.
+// frameOf decodes a frame row with its HTTP info as people are shown it
+// (showHTTP): nothing is decrypted.
 func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 	f := backend.Frame{
 		ID: r.ID, SessionID: r.SessionID, Time: fromUnixNano(r.Time), Direction: mcpclient.Direction(r.Direction),
@@ -270,29 +289,30 @@ func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 		ToolError: r.IsError, Clash: backend.IDClash(r.IDClash), ClashFrameID: r.ClashWith.Int64,
 	}
 	var err error
-	if f.HTTP, err = d.decodeHTTP(r.HTTP); err != nil {
+	if f.HTTP, err = d.showHTTP(r.HTTP); err != nil {
 		return backend.Frame{}, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
 	}
 	return f, nil
 }
 
-// storedHTTP is the http column: the HTTPInfo with its headers sealed,
-// since request headers carry the server's credentials, and its URL
-// redacted (backend.RedactURL), the whole URL being sealed beside it when
-// it holds secrets.
+// storedHTTP is the http column: the HTTPInfo as people are shown it
+// (backend.RedactHTTP), and beside it, sealed, what it hides: the whole
+// header when it has any, since request headers carry the server's
+// credentials, and the whole URL when it holds secrets. Rows written
+// before the redacted header was kept beside the sealed one have no
+// Header.
 type storedHTTP struct {
-	mcpclient.HTTPInfo        // Header is always nil here
-	SealedHeader       string `json:"sealedHeader,omitempty"`
-	SealedURL          string `json:"sealedURL,omitempty"`
+	mcpclient.HTTPInfo
+	SealedHeader string `json:"sealedHeader,omitempty"`
+	SealedURL    string `json:"sealedURL,omitempty"`
 }
 
 func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 	if info == nil {
 		return sql.NullString{}, nil
 	}
-	st := storedHTTP{HTTPInfo: *info}
-	st.Header = nil
-	if st.URL = backend.RedactURL(info.URL); st.URL != info.URL {
+	st := storedHTTP{HTTPInfo: *backend.RedactHTTP(info)}
+	if st.URL != info.URL {
 		var err error
 		if st.SealedURL, err = d.seal([]byte(info.URL)); err != nil {
 			return sql.NullString{}, err
@@ -314,12 +334,28 @@ func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 	return sql.NullString{String: string(b), Valid: true}, nil
 }
 
-func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
-	if !col.Valid {
-		return nil, nil
+// showHTTP decodes the http column as people are shown it, redacted,
+// without decrypting anything; only a row written before the redacted
+// header was kept has its sealed header opened, to be redacted here.
+func (d *DB) showHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
+	st, err := decodeStoredHTTP(col)
+	if st == nil || err != nil {
+		return nil, err
 	}
-	var st storedHTTP
-	if err := json.Unmarshal([]byte(col.String), &st); err != nil {
+	info := st.HTTPInfo
+	if info.Header == nil && st.SealedHeader != "" {
+		if info.Header, err = d.openHeader(st.SealedHeader); err != nil {
+			return nil, err
+		}
+		info.Header = backend.RedactHeader(info.Header)
+	}
+	return &info, nil
+}
+
+// openHTTP decodes the http column as it was recorded, secrets included.
+func (d *DB) openHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
+	st, err := decodeStoredHTTP(col)
+	if st == nil || err != nil {
 		return nil, err
 	}
 	info := st.HTTPInfo
@@ -331,13 +367,34 @@ func (d *DB) decodeHTTP(col sql.NullString) (*mcpclient.HTTPInfo, error) {
 		info.URL = string(plain)
 	}
 	if st.SealedHeader != "" {
-		plain, err := d.open(st.SealedHeader)
-		if err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal(plain, &info.Header); err != nil {
+		if info.Header, err = d.openHeader(st.SealedHeader); err != nil {
 			return nil, err
 		}
 	}
 	return &info, nil
+}
+
+// decodeStoredHTTP parses the http column; NULL is nil.
+func decodeStoredHTTP(col sql.NullString) (*storedHTTP, error) {
+	if !col.Valid {
+		return nil, nil
+	}
+	var st storedHTTP
+	if err := json.Unmarshal([]byte(col.String), &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// openHeader decrypts a header sealed by encodeHTTP.
+func (d *DB) openHeader(sealed string) (http.Header, error) {
+	plain, err := d.open(sealed)
+	if err != nil {
+		return nil, err
+	}
+	var h http.Header
+	if err := json.Unmarshal(plain, &h); err != nil {
+		return nil, err
+	}
+	return h, nil
 }

@@ -60,8 +60,11 @@ func checkSecretsReadable(t *testing.T, d *DB, server, session, collection, env 
 		t.Errorf("server read back = %+v, %v", s, err)
 	}
 	frames, err := d.ListFrames(ctx, backend.FrameQuery{SessionID: session})
-	if err != nil || len(frames) != 1 || frames[0].HTTP == nil || frames[0].HTTP.URL != secretURL || frames[0].HTTP.Header.Get("Authorization") != "hunter2-frame-auth" {
-		t.Errorf("frames read back = %+v, %v", frames, err)
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("frames read back = %+v, %v", frames, err)
+	}
+	if info, err := d.RevealFrameHTTP(ctx, frames[0].ID); err != nil || info == nil || info.URL != secretURL || info.Header.Get("Authorization") != "hunter2-frame-auth" {
+		t.Errorf("frame %d HTTP info revealed = %+v, %v", frames[0].ID, info, err)
 	}
 	values, err := d.EnvironmentValues(ctx, collection, env)
 	if err != nil || values["token"] != "env-s3cret-v4lue" {

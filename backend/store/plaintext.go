@@ -138,7 +138,7 @@ func (d *DB) sweepFrames(ctx context.Context, conn *sqlx.Conn) (int, error) {
 				}
 				httpJSON := r.HTTP
 				if r.HTTP.Valid && plaintextURLSecrets(r.HTTP.String) {
-					info, err := d.decodeHTTP(r.HTTP)
+					info, err := d.openHTTP(r.HTTP)
 					if err != nil {
 						return fmt.Errorf("frame %d http info: %w", r.ID, err)
 					}

@@ -78,8 +78,11 @@ func TestServerURLSecretsEncryptedAtRest(t *testing.T) {
 		t.Fatalf("ListFrames = %d frames, %v", len(got), err)
 	}
 	for _, f := range got {
-		if f.HTTP == nil || f.HTTP.URL != secretURL {
-			t.Errorf("frame %d HTTP info read back = %+v, want the URL %q", f.ID, f.HTTP, secretURL)
+		if f.HTTP == nil || f.HTTP.URL != backend.RedactURL(secretURL) {
+			t.Errorf("frame %d HTTP info read back = %+v, want the URL redacted", f.ID, f.HTTP)
+		}
+		if info, err := d.RevealFrameHTTP(ctx, f.ID); err != nil || info == nil || info.URL != secretURL {
+			t.Errorf("frame %d HTTP info revealed = %+v, %v; want the URL %q", f.ID, info, err, secretURL)
 		}
 	}
 }
@@ -142,8 +145,8 @@ func TestPlaintextSecretsOfOlderVersionsAreSealed(t *testing.T) {
 	if err != nil || len(fs) != 3 {
 		t.Fatalf("ListFrames = %d frames, %v", len(fs), err)
 	}
-	if fs[0].HTTP == nil || fs[0].HTTP.URL != secretURL || fs[0].HTTP.Status != 200 {
-		t.Errorf("frame HTTP info read back = %+v, want the URL %q", fs[0].HTTP, secretURL)
+	if info, err := d.RevealFrameHTTP(ctx, fs[0].ID); err != nil || info == nil || info.URL != secretURL || info.Status != 200 {
+		t.Errorf("frame HTTP info revealed = %+v, %v; want the URL %q", info, err, secretURL)
 	}
 	redacted := backend.RedactURLsIn(reason)
 	if string(fs[1].Body) != redacted {
