@@ -943,10 +943,14 @@ func (p *e2ePage) later() {
 // there by itself once; after Later, the toast's Answer opens it again.
 func (p *e2ePage) inDialog(card string) {
 	p.t.Helper()
-	if !e2eEval[bool](p, "look for the card in the dialog", "", `!!document.querySelector(`+e2eJS(e2eInputDialog+" "+card)+`)`) {
+	// A new request moves into the dialog by itself, just after it shows
+	// on the page; one put off is announced by the toast instead.
+	inDialog := `!!document.querySelector(` + e2eJS(e2eInputDialog+" "+card) + `)`
+	p.waitJS("wait for the card in the dialog or the toast", "body", inDialog+` || !!document.querySelector('[data-testid="input-toast-go"]')`)
+	if !e2eEval[bool](p, "look for the card in the dialog", "", inDialog) {
 		p.do("click Answer", "body", chromedp.Click(chromedp.CSS(`[data-testid="input-toast-go"]`)))
 	}
-	p.waitJS("wait for the card in the dialog", "body", `!!document.querySelector(`+e2eJS(e2eInputDialog+" "+card)+`)`)
+	p.waitJS("wait for the card in the dialog", "body", inDialog)
 }
 
 // outcome returns the card's data-outcome, or "" when it shows none.
