@@ -91,7 +91,8 @@ func fillHistory(b *testing.B, d *DB, total int) {
 	var exchanges []backend.Exchange
 	for seq := range total - total%4 {
 		f := benchfig.SessionFrame(seq)
-		if seq%4 == 3 && seq%400 == 3 {
+		toolError := seq%4 == 3 && seq%400 == 3
+		if toolError {
 			f.Body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"result %d: lorem ipsum failed"}],"isError":true}}`, seq/4, seq)
 		}
 		rpcType := backend.RPCNotification
@@ -103,7 +104,7 @@ func fillHistory(b *testing.B, d *DB, total int) {
 		}
 		id := int64(seq + 1)
 		frames = append(frames, backend.Frame{ID: id, SessionID: sid, Time: t0.Add(time.Duration(seq) * time.Millisecond), Direction: f.Direction,
-			Kind: mcpclient.KindMessage, RPCType: rpcType, Method: "tools/call", Body: f.Body})
+			Kind: mcpclient.KindMessage, RPCType: rpcType, Method: "tools/call", Body: f.Body, ToolError: toolError}) // as the recorder classifies it
 		if seq%4 == 3 {
 			exchanges = append(exchanges, backend.Exchange{RequestFrameID: id - 3, ResponseFrameID: id, SessionID: sid, Method: "tools/call", LatencyNS: 3 * time.Millisecond.Nanoseconds()})
 		}
