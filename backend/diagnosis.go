@@ -102,12 +102,6 @@ func Diagnose(ctx context.Context, srv Server, connectErr error) Diagnosis {
 	return d
 }
 
-// Diagnosis returns the diagnosis of the failed session sessionID, kept
-// with the session (SessionStore.SaveDiagnosis) since its connect failed.
-func (p *Pool) Diagnosis(ctx context.Context, sessionID int64) (Diagnosis, bool, error) {
-	return p.sessions.Diagnosis(ctx, sessionID)
-}
-
 // ParseFix reads a fix from a form's fields; unknown values are kept for
 // CanFix to refuse.
 func ParseFix(transport, era, path string, skipTLSVerify bool) Fix {

@@ -180,7 +180,7 @@ func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backen
 	if err != nil {
 		return "", nil, err
 	}
-	d, ok, err := s.deps.Pool.Diagnosis(c.Request().Context(), id)
+	d, ok, err := s.deps.Sessions.Diagnosis(c.Request().Context(), id)
 	if err != nil {
 		return "", nil, err
 	}
