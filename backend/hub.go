@@ -39,6 +39,8 @@ type Subscriber interface {
 }
 
 // Publisher delivers events to the viewers of their session; *Hub is one.
+// The pool, the inbox, the recorder and presence publish through it, so a
+// hub that crosses replicas can stand in for *Hub.
 type Publisher interface {
 	Publish(e Event)
 }

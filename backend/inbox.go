@@ -31,7 +31,7 @@ const (
 // them, the server gives up, or the wait times out. It is safe for
 // concurrent use.
 type Inbox struct {
-	hub     *Hub
+	hub     Publisher
 	timeout time.Duration
 
 	mu      sync.Mutex
@@ -59,7 +59,7 @@ type answer struct {
 
 // NewInbox returns an inbox that tells the hub when a session's waiting
 // requests change. A request nobody answers within timeout fails.
-func NewInbox(hub *Hub, timeout time.Duration) *Inbox {
+func NewInbox(hub Publisher, timeout time.Duration) *Inbox {
 	return &Inbox{hub: hub, timeout: timeout, waiting: map[int64]*waitingInput{}, answered: map[int64]string{}}
 }
 

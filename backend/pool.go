@@ -22,7 +22,7 @@ type Pool struct {
 	servers  ServerStore
 	sessions SessionStore
 	rec      *Recorder
-	hub      *Hub
+	hub      Publisher
 	inbox    *Inbox
 	log      *slog.Logger
 	info     mcpclient.Implementation
@@ -74,7 +74,7 @@ type liveSession struct {
 // NewPool returns an empty pool. Servers' elicitation and sampling requests
 // wait in inbox for a person's answer. clientInfo names the playground to
 // servers.
-func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub *Hub, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation, opts ...PoolOption) *Pool {
+func NewPool(servers ServerStore, sessions SessionStore, rec *Recorder, hub Publisher, inbox *Inbox, log *slog.Logger, clientInfo mcpclient.Implementation, opts ...PoolOption) *Pool {
 	p := &Pool{servers: servers, sessions: sessions, rec: rec, hub: hub, inbox: inbox, log: log, info: clientInfo, live: map[int64]*liveSession{}, keepAlive: defaultKeepAlive}
 	for _, o := range opts {
 		o(p)

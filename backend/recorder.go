@@ -28,7 +28,7 @@ import (
 // slows the sessions down instead of losing frames.
 type Recorder struct {
 	store FrameStore
-	hub   *Hub
+	hub   Publisher
 	log   *slog.Logger
 
 	queue      chan recordItem
@@ -81,7 +81,7 @@ const (
 )
 
 // NewRecorder starts a recorder writing to store and publishing to hub. Close stops it.
-func NewRecorder(ctx context.Context, store FrameStore, hub *Hub, log *slog.Logger) (*Recorder, error) {
+func NewRecorder(ctx context.Context, store FrameStore, hub Publisher, log *slog.Logger) (*Recorder, error) {
 	maxID, err := store.MaxFrameID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recorder: %w", err)
