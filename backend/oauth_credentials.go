@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,10 +12,6 @@ import (
 
 	"github.com/mcp-playground/playground/mcpclient"
 )
-
-// ErrOAuthSignInNeeded is in the chain of a connection the server refused
-// because nobody signed in to it (or the sign-in can no longer be renewed).
-var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 
 // Credentials returns the credentials that connect userID to the server:
 // when its settings choose client credentials, tokens the playground
