@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // What an OAuth step stores has its secrets replaced by RedactedValue:
@@ -32,7 +34,7 @@ func redactHeader(h http.Header) map[string][]string {
 	if h == nil {
 		return map[string][]string{}
 	}
-	return RedactHeader(h)
+	return backend.RedactHeader(h)
 }
 
 // redactQuery replaces the values of secret parameters in a URL-encoded
@@ -45,36 +47,32 @@ func redactQuery(q string) string {
 	for i, p := range pairs {
 		key, _, _ := strings.Cut(p, "=")
 		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[strings.ToLower(name)] {
-			pairs[i] = key + "=" + RedactedValue
+			pairs[i] = key + "=" + backend.RedactedValue
 		}
 	}
 	return strings.Join(pairs, "&")
 }
 
-// redactURL returns u as text with its secret query parameters replaced.
-func redactURL(u *url.URL) string {
+// redactParsedURL returns u as text with its secret query parameters
+// replaced.
+func redactParsedURL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.RawQuery = redactQuery(c.RawQuery)
 	return c.String()
 }
 
-// RedactOAuthURL returns the URL text u (absolute, or a path with a
-// query) with the values of OAuth's secret parameters in its query
-// replaced: an authorization code on its way to the callback, a token.
-func RedactOAuthURL(u string) string {
-	return redactURLText(u)
-}
-
-// redactURLText is redactURL for a URL given as text; text that does not
-// parse is kept whole only when it has no query.
-func redactURLText(text string) string {
+// RedactURL returns the URL text (absolute, or a path with a query)
+// with the values of OAuth's secret parameters in its query replaced: an
+// authorization code on its way to the callback, a token. Text that does
+// not parse is kept whole only when it has no query.
+func RedactURL(text string) string {
 	u, err := url.Parse(text)
 	if err != nil {
 		base, _, _ := strings.Cut(text, "?")
 		return base
 	}
-	return redactURL(u)
+	return redactParsedURL(u)
 }
 
 // redactBody returns an exchange's body as text with its secrets
@@ -95,7 +93,7 @@ func redactBody(contentType string, body []byte) string {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		text := secretMember().ReplaceAllString(string(body), `${1}"`+RedactedValue+`"`)
+		text := secretMember().ReplaceAllString(string(body), `${1}"`+backend.RedactedValue+`"`)
 		if mediaType == "text/plain" || mediaType == "" {
 			text = redactQuery(text)
 		}
@@ -129,8 +127,8 @@ func redactJSON(v any) bool {
 	case map[string]any:
 		for k, member := range t {
 			if oauthSecretFields[strings.ToLower(k)] {
-				if s, ok := member.(string); !ok || s != RedactedValue {
-					t[k] = RedactedValue
+				if s, ok := member.(string); !ok || s != backend.RedactedValue {
+					t[k] = backend.RedactedValue
 					changed = true
 				}
 				continue
