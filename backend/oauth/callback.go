@@ -64,7 +64,7 @@ func (o *Service) Complete(ctx context.Context, userID int64, cb Callback) (Flow
 
 	step := Step{FlowID: s.flowID, Kind: StepCallback, Method: http.MethodGet, URL: RedactURL(cb.URL), At: time.Now(),
 		Checks: callbackChecks(cb)}
-	step.Title = oauthStepTitle(step.Kind)
+	step.Title = stepTitle(step.Kind)
 	if _, err := o.store.AddOAuthStep(context.WithoutCancel(ctx), step); err != nil {
 		o.log.Error("OAuth step not recorded", "flow", s.flowID, "err", err)
 	}

@@ -11,10 +11,10 @@ import (
 	mcpoauth "github.com/mcp-playground/playground/mcpclient/oauth"
 )
 
-// oauthFacts is what a flow learned from its earlier steps, against which
+// flowFacts is what a flow learned from its earlier steps, against which
 // later steps are checked. A flow's steps are recorded one at a time, so
 // it needs no lock of its own.
-type oauthFacts struct {
+type flowFacts struct {
 	serverURL   string   // the MCP server's URL: the resource
 	authServer  string   // the resource metadata's first authorization server: the issuer expected
 	issuer      string   // the authorization server metadata's issuer
@@ -27,7 +27,7 @@ type oauthFacts struct {
 }
 
 // learn updates f from a step and its response body (as received).
-func (f *oauthFacts) learn(s Step, body []byte) {
+func (f *flowFacts) learn(s Step, body []byte) {
 	switch s.Kind {
 	case StepResourceMetadata:
 		var prm struct {
@@ -52,7 +52,7 @@ func (f *oauthFacts) learn(s Step, body []byte) {
 
 // checkStep says what was verified about a step, given its response body
 // as received (secrets included: checks name no secret values).
-func (f *oauthFacts) checkStep(s Step, body []byte) []Check {
+func (f *flowFacts) checkStep(s Step, body []byte) []Check {
 	if s.Err != "" {
 		return nil
 	}
@@ -85,7 +85,7 @@ func statusCheck(s Step, want ...int) Check {
 	return Check{Name: "Answered HTTP " + strings.Join(names, " or "), OK: slices.Contains(want, s.Status), Detail: fmt.Sprintf("HTTP %d", s.Status)}
 }
 
-func (f *oauthFacts) checkChallenge(s Step) []Check {
+func (f *flowFacts) checkChallenge(s Step) []Check {
 	challenge := strings.Join(s.ResponseHeader["Www-Authenticate"], ", ")
 	checks := []Check{
 		statusCheck(s, http.StatusUnauthorized),
@@ -98,7 +98,7 @@ func (f *oauthFacts) checkChallenge(s Step) []Check {
 	return append(checks, c)
 }
 
-func (f *oauthFacts) checkResourceMetadata(s Step, body []byte) []Check {
+func (f *flowFacts) checkResourceMetadata(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
 		return []Check{statusCheck(s, http.StatusOK)}
 	}
@@ -123,7 +123,7 @@ func (f *oauthFacts) checkResourceMetadata(s Step, body []byte) []Check {
 	}
 }
 
-func (f *oauthFacts) checkServerMetadata(s Step, body []byte) []Check {
+func (f *flowFacts) checkServerMetadata(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
 		return []Check{statusCheck(s, http.StatusOK)}
 	}
@@ -190,7 +190,7 @@ func checkAuthorization(s Step) []Check {
 	}
 }
 
-func (f *oauthFacts) checkToken(s Step, body []byte) []Check {
+func (f *flowFacts) checkToken(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
 		var e struct {
 			Error       string `json:"error"`
@@ -250,7 +250,7 @@ func (f *oauthFacts) checkToken(s Step, body []byte) []Check {
 
 // checkClientAuth checks that a client credentials request authenticated
 // the client as its settings say, without the secret in the form.
-func (f *oauthFacts) checkClientAuth(s Step) []Check {
+func (f *flowFacts) checkClientAuth(s Step) []Check {
 	form, _ := url.ParseQuery(s.RequestBody)
 	checks := []Check{{Name: "The client secret is not sent in the form", OK: !form.Has("client_secret")}}
 	switch f.clientAuth {

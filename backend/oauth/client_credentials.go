@@ -64,7 +64,7 @@ func clientAuthOf(srv backend.Server, settings Settings) (mcpoauth.ClientAuth, e
 
 // learnSettings tells a client credentials flow's facts how the client
 // was set up, for the checks of its steps.
-func (f *oauthFacts) learnSettings(settings Settings) {
+func (f *flowFacts) learnSettings(settings Settings) {
 	f.grant, f.clientAuth, f.dpop = GrantClientCredentials, settings.ClientAuth, settings.DPoP
 }
 
@@ -102,7 +102,7 @@ func (o *Service) rerunClientCredentials(ctx context.Context, rec *stepRecorder,
 		}
 		rt = p.Transport(rec)
 	}
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	if _, err := mcpoauth.ClientCredentialsGrant(auth)(ctx, &http.Client{Transport: rt}, d); err != nil {
 		o.log.Info("a re-run client credentials grant failed", "server", srv.ID, "err", err)
@@ -203,7 +203,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 // mu is held. Its errors are plain sentences without secrets: the
 // transport quotes them in the connection's error.
 func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Response) (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	// DPoP proofs are added outside the recorder, so that its steps show
 	// them (redacted) and each retry with a nonce is a step of its own.

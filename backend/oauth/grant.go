@@ -99,7 +99,7 @@ func (o *Service) refresh(ctx context.Context, srv backend.Server, g Grant, secr
 	}
 	rec := o.recorder(flowID, srv, rerunOf)
 	rec.facts.askedScopes = secret.Granted
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec})
 	tok, err := secret.config().TokenSource(ctx, &oauth2.Token{RefreshToken: secret.Token.RefreshToken}).Token()

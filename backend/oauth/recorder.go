@@ -28,7 +28,7 @@ type stepRecorder struct {
 	log     *slog.Logger
 	flowID  int64
 	rerunOf int64 // set on the steps of a re-run
-	facts   *oauthFacts
+	facts   *flowFacts
 	// issuerGuard, when set, is asked before a request that authenticates
 	// the client with its secret or key (a code exchange, a client
 	// credentials grant) whether it may go to the issuer the flow
@@ -68,7 +68,7 @@ func (r *stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 // record checks a step against what the flow learned, learns from it and
 // stores it.
 func (r *stepRecorder) record(ctx context.Context, step Step, respBody []byte) {
-	step.Title = oauthStepTitle(step.Kind)
+	step.Title = stepTitle(step.Kind)
 	step.Checks = r.facts.checkStep(step, respBody)
 	r.facts.learn(step, respBody)
 	if r.flowID == 0 {
@@ -109,8 +109,8 @@ func (r *stepRecorder) classify(req *http.Request, body []byte) StepKind {
 	return StepOther
 }
 
-// oauthStepTitle names a step's kind in plain words.
-func oauthStepTitle(k StepKind) string {
+// stepTitle names a step's kind in plain words.
+func stepTitle(k StepKind) string {
 	switch k {
 	case StepChallenge:
 		return "Request without credentials"

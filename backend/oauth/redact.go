@@ -16,13 +16,13 @@ import (
 )
 
 // What an OAuth step stores has its secrets replaced by RedactedValue:
-// credential headers (RedactHeader), and the values of oauthSecretFields
+// credential headers (RedactHeader), and the values of secretFields
 // in URL queries, form bodies and JSON bodies. The debugger shows steps to
 // every viewer, and the database keeps them in plain text.
 
-// oauthSecretFields are the parameters and JSON members that carry
+// secretFields are the parameters and JSON members that carry
 // secrets in OAuth exchanges.
-var oauthSecretFields = map[string]bool{
+var secretFields = map[string]bool{
 	"client_secret": true, "code": true, "code_verifier": true, "access_token": true, "refresh_token": true,
 	"id_token": true, "registration_access_token": true, "client_assertion": true, "assertion": true,
 	"subject_token": true, "actor_token": true, "password": true,
@@ -46,7 +46,7 @@ func redactQuery(q string) string {
 	pairs := strings.Split(q, "&")
 	for i, p := range pairs {
 		key, _, _ := strings.Cut(p, "=")
-		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[strings.ToLower(name)] {
+		if name, err := url.QueryUnescape(key); err == nil && secretFields[strings.ToLower(name)] {
 			pairs[i] = key + "=" + backend.RedactedValue
 		}
 	}
@@ -112,11 +112,11 @@ func redactBody(contentType string, body []byte) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// secretMember matches a JSON member named by oauthSecretFields, in any
+// secretMember matches a JSON member named by secretFields, in any
 // case, with its string value up to its closing quote or the end of the
 // text; group 1 is the name and colon.
 var secretMember = sync.OnceValue(func() *regexp.Regexp {
-	names := slices.Sorted(maps.Keys(oauthSecretFields))
+	names := slices.Sorted(maps.Keys(secretFields))
 	return regexp.MustCompile(`(?i)("(?:` + strings.Join(names, "|") + `)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)`)
 })
 
@@ -126,7 +126,7 @@ func redactJSON(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, member := range t {
-			if oauthSecretFields[strings.ToLower(k)] {
+			if secretFields[strings.ToLower(k)] {
 				if s, ok := member.(string); !ok || s != backend.RedactedValue {
 					t[k] = backend.RedactedValue
 					changed = true

@@ -75,7 +75,7 @@ func (o *Service) Rerun(ctx context.Context, user backend.User, serverID, stepID
 // resend sends a recorded request again through rec. Its redacted header
 // values are left out; its body is sent as recorded.
 func (o *Service) resend(ctx context.Context, rec *stepRecorder, step Step) error {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, step.Method, step.URL, strings.NewReader(step.RequestBody))
 	if err != nil {

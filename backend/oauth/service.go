@@ -48,8 +48,8 @@ type Service struct {
 // back from the authorization server.
 const signInTimeout = 10 * time.Minute
 
-// oauthExchangeTimeout bounds one HTTP exchange of a flow.
-const oauthExchangeTimeout = 30 * time.Second
+// exchangeTimeout bounds one HTTP exchange of a flow.
+const exchangeTimeout = 30 * time.Second
 
 // ClientName is the name the playground registers its clients under.
 const ClientName = "MCP Playground"
@@ -165,7 +165,7 @@ type grantedToken struct {
 func (o *Service) handlerConfig(rec *stepRecorder, settings Settings, redirectURL string, s *signIn, got *grantedToken) *auth.AuthorizationCodeHandlerConfig {
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:         redirectURL,
-		Client:              &http.Client{Transport: rec, Timeout: oauthExchangeTimeout},
+		Client:              &http.Client{Transport: rec, Timeout: exchangeTimeout},
 		RequestRefreshToken: true,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			rec.record(ctx, Step{FlowID: s.flowID, Kind: StepAuthorization, Method: http.MethodGet, URL: args.URL, At: time.Now()}, nil)
@@ -241,7 +241,7 @@ func (o *Service) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Req
 }
 
 // keep stores the grant a sign-in obtained and the client it used.
-func (o *Service) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirectURL string, method ClientMethod, got *grantedToken) error {
+func (o *Service) keep(ctx context.Context, s *signIn, facts *flowFacts, redirectURL string, method ClientMethod, got *grantedToken) error {
 	ctx = context.WithoutCancel(ctx)
 	secret := newGrantSecret(got.cfg, got.tok)
 	secret.FlowID, secret.Resource = s.flowID, facts.serverURL
@@ -256,7 +256,7 @@ func (o *Service) keep(ctx context.Context, s *signIn, facts *oauthFacts, redire
 // a session (an initialize POST; for HTTP+SSE, the event stream's GET),
 // recorded as the flow's first step, and returns it with the answer.
 func (o *Service) challenge(ctx context.Context, rec *stepRecorder, srv backend.Server) (*http.Request, *http.Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	method, body := http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-playground","version":"0"}}}`
 	if srv.Transport == backend.TransportSSE {
@@ -284,7 +284,7 @@ func (o *Service) challenge(ctx context.Context, rec *stepRecorder, srv backend.
 // recorder returns the step recorder of a flow of srv, whose requests go
 // the way srv's own traffic goes (transportTo).
 func (o *Service) recorder(flowID int64, srv backend.Server, rerunOf int64) *stepRecorder {
-	return &stepRecorder{base: o.transportTo(srv), store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &oauthFacts{serverURL: srv.URL}}
+	return &stepRecorder{base: o.transportTo(srv), store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &flowFacts{serverURL: srv.URL}}
 }
 
 // fail ends a flow that failed before it started in the background and
