@@ -49,8 +49,9 @@ type Client struct {
 	CreatedAt    time.Time
 }
 
-// Store keeps OAuth settings, client registrations, grants and the
-// recorded sign-in flows. Client secrets and tokens are sealed at rest.
+// Store is what the service needs kept: OAuth settings, client
+// registrations, grants and the recorded sign-in flows. Client secrets and
+// tokens are sealed at rest.
 type Store interface {
 	// OAuthSettings returns the server's settings (zero when it has none).
 	OAuthSettings(ctx context.Context, serverID int64) (Settings, error)
@@ -59,9 +60,6 @@ type Store interface {
 	// when it is "", and does nothing otherwise.
 	PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) error
 
-	// OAuthClient returns the client registered with issuer for
-	// redirectURI; false when there is none.
-	OAuthClient(ctx context.Context, issuer, redirectURI string) (Client, bool, error)
 	// SaveOAuthClient stores c, replacing the client of its issuer and
 	// redirect URI.
 	SaveOAuthClient(ctx context.Context, c Client) error
@@ -88,10 +86,6 @@ type Store interface {
 	CreateOAuthFlow(ctx context.Context, f Flow) (int64, error)
 	// EndOAuthFlow stores how the flow ended.
 	EndOAuthFlow(ctx context.Context, id int64, status FlowStatus, issuer, reason string, at time.Time) error
-	// EndRunningOAuthFlows fails every flow still running, with reason,
-	// and says how many it ended. Only a start, before any sign-in
-	// begins, may call it.
-	EndRunningOAuthFlows(ctx context.Context, reason string, at time.Time) (int64, error)
 	// AddOAuthStep appends a step to its flow (its Seq is assigned) and
 	// returns its id.
 	AddOAuthStep(ctx context.Context, s Step) (int64, error)

@@ -100,7 +100,8 @@ func (d *DB) PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) 
 	return nil
 }
 
-// OAuthClient implements oauth.Store.
+// OAuthClient returns the client registered with issuer for redirectURI;
+// false when there is none.
 func (d *DB) OAuthClient(ctx context.Context, issuer, redirectURI string) (oauth.Client, bool, error) {
 	var r struct {
 		ClientID     string `db:"client_id"`

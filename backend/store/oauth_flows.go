@@ -91,7 +91,9 @@ func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status oauth.FlowStatus
 	return nil
 }
 
-// EndRunningOAuthFlows implements oauth.Store.
+// EndRunningOAuthFlows fails every flow still running, with reason, and
+// says how many it ended. Only a start, before any sign-in begins, may
+// call it.
 func (d *DB) EndRunningOAuthFlows(ctx context.Context, reason string, at time.Time) (int64, error) {
 	res, err := d.db.ExecContext(ctx, `UPDATE oauth_flows SET status = ?, err = ?, ended_at = ? WHERE status = ?`,
 		string(oauth.FlowFailed), reason, unixNano(at), string(oauth.FlowRunning))
