@@ -8,10 +8,16 @@ import (
 )
 
 // CredentialSource gives the credentials that connect a person to an HTTP
-// server; *OAuth is one.
+// server; the OAuth service (backend/oauth) is one. Credentials that the
+// server refused because nobody signed in to it (or the sign-in can no
+// longer be renewed) fail with ErrOAuthSignInNeeded in the chain.
 type CredentialSource interface {
 	Credentials(ctx context.Context, srv Server, userID int64) (mcpclient.Credentials, error)
 }
+
+// ErrOAuthSignInNeeded is in the chain of a connection the server refused
+// because nobody signed in to it (or the sign-in can no longer be renewed).
+var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 
 // WithCredentials makes the pool sign its HTTP connections with the
 // credentials src gives the person connecting (ConnectingAs).

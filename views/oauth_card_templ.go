@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 )
 
 // OAuthCardView is the Authorization card of an HTTP server's page, for
@@ -25,9 +25,9 @@ type OAuthCardView struct {
 	UserID   int64
 	// Mine is the viewer's own sign-in; Shared a teammate's shared one,
 	// used when the viewer has none.
-	Mine, Shared *backend.OAuthGrant
+	Mine, Shared *oauth.Grant
 	// Flows are the server's latest sign-ins, newest first.
-	Flows    []backend.OAuthFlow
+	Flows    []oauth.Flow
 	Settings OAuthSettingsForm
 	Now      time.Time
 }
@@ -35,7 +35,7 @@ type OAuthCardView struct {
 // machine reports whether the playground obtains the server's tokens
 // itself (client credentials): nobody signs in.
 func (v OAuthCardView) machine() bool {
-	return v.Settings.GrantType == backend.OAuthGrantClientCredentials
+	return v.Settings.GrantType == oauth.GrantClientCredentials
 }
 
 // latestFlow is the server's latest flow, whoever's; 0 for none.
@@ -50,7 +50,7 @@ func (v OAuthCardView) latestFlow() int64 {
 // debugger also shows the refreshes of the token it obtained; 0 for none.
 func (v OAuthCardView) oauthLastFlowOf(userID int64) int64 {
 	for _, f := range v.Flows {
-		if f.UserID == userID && f.Status == backend.OAuthFlowSucceeded {
+		if f.UserID == userID && f.Status == oauth.FlowSucceeded {
 			return f.ID
 		}
 	}
@@ -59,9 +59,9 @@ func (v OAuthCardView) oauthLastFlowOf(userID int64) int64 {
 
 // signedInAt is when the grant's owner last signed in successfully, as
 // far as the card's flows tell; zero when they do not.
-func (v OAuthCardView) signedInAt(g backend.OAuthGrant) time.Time {
+func (v OAuthCardView) signedInAt(g oauth.Grant) time.Time {
 	for _, f := range v.Flows {
-		if f.UserID == g.UserID && f.Status == backend.OAuthFlowSucceeded {
+		if f.UserID == g.UserID && f.Status == oauth.FlowSucceeded {
 			return f.EndedAt
 		}
 	}
@@ -503,7 +503,7 @@ func OAuthCard(v OAuthCardView) templ.Component {
 // oauthGrantFacts lists a grant's facts; signedIn is when its sign-in
 // ended (zero when unknown), so that a token renewed since shows as
 // refreshed.
-func oauthGrantFacts(g backend.OAuthGrant, who string, signedIn, now time.Time) templ.Component {
+func oauthGrantFacts(g oauth.Grant, who string, signedIn, now time.Time) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -669,11 +669,11 @@ func oauthGrantFacts(g backend.OAuthGrant, who string, signedIn, now time.Time) 
 	})
 }
 
-func oauthFlowBadge(s backend.OAuthFlowStatus) string {
+func oauthFlowBadge(s oauth.FlowStatus) string {
 	switch s {
-	case backend.OAuthFlowSucceeded:
+	case oauth.FlowSucceeded:
 		return "open"
-	case backend.OAuthFlowFailed:
+	case oauth.FlowFailed:
 		return "failed"
 	}
 	return "live"

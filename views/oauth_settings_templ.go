@@ -9,19 +9,19 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/mcp-playground/playground/backend"
+import "github.com/mcp-playground/playground/backend/oauth"
 
 // OAuthSettingsForm is a server's OAuth client settings as the card shows
 // and edits them. The client secret and the private key are never shown:
 // only whether one is stored, and the key's ID.
 type OAuthSettingsForm struct {
-	GrantType       backend.OAuthGrantType
-	ClientAuth      backend.OAuthClientAuth
+	GrantType       oauth.GrantType
+	ClientAuth      oauth.ClientAuth
 	ClientID        string
 	HasClientSecret bool
 	KeyID           string // of the stored private key; "" for none
 	// Issuer is the authorization server the secret or key may be sent
-	// to (backend.OAuthSettings.Issuer); "" until their first use.
+	// to (oauth.Settings.Issuer); "" until their first use.
 	Issuer string
 	DPoP   bool
 	Scopes string
@@ -33,11 +33,11 @@ type OAuthSettingsForm struct {
 
 // oauthTokenModeText says in words how the playground obtains tokens.
 func oauthTokenModeText(f OAuthSettingsForm) string {
-	if f.GrantType != backend.OAuthGrantClientCredentials {
+	if f.GrantType != oauth.GrantClientCredentials {
 		return "sign in through the browser"
 	}
 	text := "client credentials with a client secret"
-	if f.ClientAuth == backend.OAuthPrivateKeyJWT {
+	if f.ClientAuth == oauth.PrivateKeyJWT {
 		text = "client credentials with a private key"
 	}
 	if f.DPoP {
@@ -82,7 +82,7 @@ func oauthTokenMode(f OAuthSettingsForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.GrantType == backend.OAuthGrantClientCredentials {
+		if f.GrantType == oauth.GrantClientCredentials {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<dt>Client ID</dt><dd class=\"mono\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -232,9 +232,9 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var9 string
-		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(backend.OAuthGrantAuthorizationCode)).Resolve(ctx)
+		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(oauth.GrantAuthorizationCode)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 79, Col: 94}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 79, Col: 87}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 		if templ_7745c5c3_Err != nil {
@@ -244,7 +244,7 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.GrantType != backend.OAuthGrantClientCredentials {
+		if f.GrantType != oauth.GrantClientCredentials {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, " checked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -255,9 +255,9 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var10 string
-		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(backend.OAuthGrantClientCredentials)).Resolve(ctx)
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(oauth.GrantClientCredentials)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 83, Col: 94}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 83, Col: 87}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
 		if templ_7745c5c3_Err != nil {
@@ -267,7 +267,7 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.GrantType == backend.OAuthGrantClientCredentials {
+		if f.GrantType == oauth.GrantClientCredentials {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, " checked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -355,9 +355,9 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var14 string
-		templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(backend.OAuthClientSecretBasic)).Resolve(ctx)
+		templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(oauth.ClientSecretBasic)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 96, Col: 90}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 96, Col: 83}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var14)
 		if templ_7745c5c3_Err != nil {
@@ -367,7 +367,7 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.ClientAuth != backend.OAuthPrivateKeyJWT {
+		if f.ClientAuth != oauth.PrivateKeyJWT {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, " checked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -378,9 +378,9 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var15 string
-		templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(backend.OAuthPrivateKeyJWT)).Resolve(ctx)
+		templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(oauth.PrivateKeyJWT)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 100, Col: 86}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/oauth_settings.templ`, Line: 100, Col: 79}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var15)
 		if templ_7745c5c3_Err != nil {
@@ -390,7 +390,7 @@ func oauthSettingsForm(serverID int64, csrf string, f OAuthSettingsForm) templ.C
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if f.ClientAuth == backend.OAuthPrivateKeyJWT {
+		if f.ClientAuth == oauth.PrivateKeyJWT {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, " checked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 )
 
 // oauthHeaderLine is one header of a recorded request or response.
@@ -41,7 +42,7 @@ func oauthBody(body string) string {
 }
 
 // oauthStepAnchor is the id of a step's element on the debugger page.
-func oauthStepAnchor(s backend.OAuthStep) string { return "oauth-step-" + itoa(s.ID) }
+func oauthStepAnchor(s oauth.Step) string { return "oauth-step-" + itoa(s.ID) }
 
 // oauthHTTPClass colours an HTTP status: 2xx and 3xx ok, 401 and 403
 // refusals (expected of a challenge), anything else bad.
@@ -66,14 +67,14 @@ func oauthOK(ok bool) string {
 
 // oauthSummary counts a flow's steps, the checks of its own steps and
 // refreshes (not those of re-runs), and its re-runs, in one line.
-func oauthSummary(f backend.OAuthFlow) string {
+func oauthSummary(f oauth.Flow) string {
 	var steps, reruns, refreshes, checks, failed int
 	for _, s := range f.Steps {
 		switch {
 		case s.RerunOf != 0:
 			reruns++
 			continue // its checks are the re-run's, not the sign-in's
-		case s.Kind == backend.OAuthStepRefresh:
+		case s.Kind == oauth.StepRefresh:
 			refreshes++
 		default:
 			steps++

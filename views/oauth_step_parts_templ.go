@@ -9,10 +9,10 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/mcp-playground/playground/backend"
+import "github.com/mcp-playground/playground/backend/oauth"
 
 // oauthChecks lists what was verified about a step, ✓ or ✗ each.
-func oauthChecks(checks []backend.OAuthCheck) templ.Component {
+func oauthChecks(checks []oauth.Check) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -148,7 +148,7 @@ func oauthChecks(checks []backend.OAuthCheck) templ.Component {
 // oauthExchange shows a step's request and response, each folded (the
 // response of a failed step open), with headers as a table and bodies
 // indented for reading. Secrets were redacted when the step was recorded.
-func oauthExchange(s backend.OAuthStep) templ.Component {
+func oauthExchange(s oauth.Step) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

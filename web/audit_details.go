@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/schemaform"
 )
 
@@ -101,7 +102,7 @@ func redactField(name, value string) any {
 		return redactJSON(v)
 	}
 	if localPath(value) != "" && strings.Contains(value, "?") { // a page to return to, as sign-in's next
-		return backend.RedactOAuthURL(value)
+		return oauth.RedactURL(value)
 	}
 	return backend.RedactURLsIn(value)
 }

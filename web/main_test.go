@@ -25,6 +25,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/web"
 )
@@ -208,10 +209,10 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	}
 	tb.Cleanup(func() { rec.Close() })
 	inbox := backend.NewInbox(hub, time.Minute)
-	oauth := backend.NewOAuth(db, db, log, nil)
-	tb.Cleanup(oauth.Close)
+	oauthService := oauth.New(db, db, log, nil)
+	tb.Cleanup(oauthService.Close)
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, backend.Implementation{Name: "playground-test", Version: "0"},
-		backend.WithRevisions(db), backend.WithCredentials(oauth))
+		backend.WithRevisions(db), backend.WithCredentials(oauthService))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
 	audit := backend.NewAuditWriter(db, log)
@@ -225,7 +226,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit, OAuth: oauth}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit, OAuth: oauthService}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -55,7 +56,7 @@ func (s *Server) oauthSignIn(c echo.Context) error {
 func (s *Server) oauthCallback(c echo.Context) error {
 	p, _ := principalOf(c)
 	q := c.Request().URL.Query()
-	cb := backend.OAuthCallback{URL: s.PublicURL(c.Request().URL.RequestURI()), State: q.Get("state"), Code: q.Get("code"),
+	cb := oauth.Callback{URL: s.PublicURL(c.Request().URL.RequestURI()), State: q.Get("state"), Code: q.Get("code"),
 		Iss: q.Get("iss"), Error: q.Get("error"), ErrorDescription: q.Get("error_description")}
 	flow, err := s.deps.OAuth.Complete(c.Request().Context(), p.User.ID, cb)
 	if err != nil {
@@ -147,8 +148,8 @@ func (s *Server) saveOAuthSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next := backend.OAuthSettings{GrantType: backend.OAuthGrantType(c.FormValue("grant_type")),
-		ClientAuth: backend.OAuthClientAuth(c.FormValue("client_auth")), ClientID: strings.TrimSpace(c.FormValue("client_id")),
+	next := oauth.Settings{GrantType: oauth.GrantType(c.FormValue("grant_type")),
+		ClientAuth: oauth.ClientAuth(c.FormValue("client_auth")), ClientID: strings.TrimSpace(c.FormValue("client_id")),
 		ClientSecret: c.FormValue("client_secret"), PrivateKeyPEM: c.FormValue("private_key"), DPoP: c.FormValue("dpop") == "1",
 		Scopes: strings.Fields(c.FormValue("scopes"))}
 	p, _ := principalOf(c)

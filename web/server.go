@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/static"
 )
 
@@ -49,7 +50,7 @@ type Deps struct {
 	Audit *backend.AuditLog
 	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
 	// and shows each sign-in in a debugger (oauth.go).
-	OAuth *backend.OAuth
+	OAuth *oauth.Service
 }
 
 // Hub is what the dashboard uses of the event hub: it subscribes live

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/schemaform"
 	"github.com/mcp-playground/playground/views"
 )
@@ -191,7 +192,7 @@ func (s *Server) connectFailure(c echo.Context, serverID int64) (string, *backen
 				return "", nil, err
 			}
 			if settings.Machine() {
-				d = backend.ClientCredentialsDiagnosis(d)
+				d = oauth.ClientCredentialsDiagnosis(d)
 			}
 		}
 		return sess.CloseReason, &d, nil

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 )
 
 // sealOptional seals text, leaving "" as "".
@@ -29,8 +29,8 @@ func (d *DB) openOptional(text string) (string, error) {
 	return string(plain), err
 }
 
-// OAuthSettings implements backend.OAuthStore.
-func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSettings, error) {
+// OAuthSettings implements oauth.Store.
+func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (oauth.Settings, error) {
 	var r struct {
 		GrantType    string `db:"grant_type"`
 		ClientAuth   string `db:"client_auth"`
@@ -45,29 +45,29 @@ func (d *DB) OAuthSettings(ctx context.Context, serverID int64) (backend.OAuthSe
 	err := d.db.GetContext(ctx, &r, `SELECT grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, issuer
 		FROM server_oauth WHERE server_id = ?`, serverID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.OAuthSettings{}, nil
+		return oauth.Settings{}, nil
 	}
 	if err != nil {
-		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
+		return oauth.Settings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
 	}
 	secret, err := d.openOptional(r.ClientSecret)
 	if err != nil {
-		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
+		return oauth.Settings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
 	}
 	key, err := d.openOptional(r.PrivateKey)
 	if err != nil {
-		return backend.OAuthSettings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
+		return oauth.Settings{}, fmt.Errorf("store: OAuth settings of server %d: %w", serverID, err)
 	}
-	s := backend.OAuthSettings{GrantType: backend.OAuthGrantType(r.GrantType), ClientID: r.ClientID, ClientSecret: secret,
+	s := oauth.Settings{GrantType: oauth.GrantType(r.GrantType), ClientID: r.ClientID, ClientSecret: secret,
 		PrivateKeyPEM: key, KeyID: r.KeyID, DPoP: r.DPoP, Scopes: strings.Fields(r.Scopes), Issuer: r.Issuer}
 	if s.Machine() {
-		s.ClientAuth = backend.OAuthClientAuth(r.ClientAuth)
+		s.ClientAuth = oauth.ClientAuth(r.ClientAuth)
 	}
 	return s, nil
 }
 
-// SaveOAuthSettings implements backend.OAuthStore.
-func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s backend.OAuthSettings) error {
+// SaveOAuthSettings implements oauth.Store.
+func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s oauth.Settings) error {
 	secret, err := d.sealOptional(s.ClientSecret)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s backend.OA
 	}
 	auth := s.ClientAuth
 	if auth == "" {
-		auth = backend.OAuthClientSecretBasic
+		auth = oauth.ClientSecretBasic
 	}
 	_, err = d.db.ExecContext(ctx, `INSERT INTO server_oauth (server_id, grant_type, client_auth, client_id, client_secret, private_key, key_id, dpop, scopes, issuer, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -92,7 +92,7 @@ func (d *DB) SaveOAuthSettings(ctx context.Context, serverID int64, s backend.OA
 	return nil
 }
 
-// PinOAuthIssuer implements backend.OAuthStore.
+// PinOAuthIssuer implements oauth.Store.
 func (d *DB) PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) error {
 	if _, err := d.db.ExecContext(ctx, `UPDATE server_oauth SET issuer = ? WHERE server_id = ? AND issuer = ''`, issuer, serverID); err != nil {
 		return fmt.Errorf("store: pin the OAuth issuer of server %d: %w", serverID, err)
@@ -100,8 +100,9 @@ func (d *DB) PinOAuthIssuer(ctx context.Context, serverID int64, issuer string) 
 	return nil
 }
 
-// OAuthClient implements backend.OAuthStore.
-func (d *DB) OAuthClient(ctx context.Context, issuer, redirectURI string) (backend.OAuthClient, bool, error) {
+// OAuthClient returns the client registered with issuer for redirectURI;
+// false when there is none.
+func (d *DB) OAuthClient(ctx context.Context, issuer, redirectURI string) (oauth.Client, bool, error) {
 	var r struct {
 		ClientID     string `db:"client_id"`
 		ClientSecret string `db:"client_secret"`
@@ -110,21 +111,21 @@ func (d *DB) OAuthClient(ctx context.Context, issuer, redirectURI string) (backe
 	}
 	err := d.db.GetContext(ctx, &r, `SELECT client_id, client_secret, method, created_at FROM oauth_clients WHERE issuer = ? AND redirect_uri = ?`, issuer, redirectURI)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.OAuthClient{}, false, nil
+		return oauth.Client{}, false, nil
 	}
 	if err != nil {
-		return backend.OAuthClient{}, false, fmt.Errorf("store: OAuth client: %w", err)
+		return oauth.Client{}, false, fmt.Errorf("store: OAuth client: %w", err)
 	}
 	secret, err := d.openOptional(r.ClientSecret)
 	if err != nil {
-		return backend.OAuthClient{}, false, fmt.Errorf("store: OAuth client: %w", err)
+		return oauth.Client{}, false, fmt.Errorf("store: OAuth client: %w", err)
 	}
-	return backend.OAuthClient{Issuer: issuer, RedirectURI: redirectURI, ClientID: r.ClientID, ClientSecret: secret,
-		Method: backend.OAuthClientMethod(r.Method), CreatedAt: fromUnixNano(r.CreatedAt)}, true, nil
+	return oauth.Client{Issuer: issuer, RedirectURI: redirectURI, ClientID: r.ClientID, ClientSecret: secret,
+		Method: oauth.ClientMethod(r.Method), CreatedAt: fromUnixNano(r.CreatedAt)}, true, nil
 }
 
-// SaveOAuthClient implements backend.OAuthStore.
-func (d *DB) SaveOAuthClient(ctx context.Context, c backend.OAuthClient) error {
+// SaveOAuthClient implements oauth.Store.
+func (d *DB) SaveOAuthClient(ctx context.Context, c oauth.Client) error {
 	secret, err := d.sealOptional(c.ClientSecret)
 	if err != nil {
 		return err
@@ -156,8 +157,8 @@ type grantRow struct {
 const grantColumns = `g.server_id, g.user_id, u.name AS user_name, g.issuer, g.client_id, g.scopes, g.token, g.expires_at,
 	g.has_refresh, g.shared, g.updated_at FROM oauth_grants g JOIN users u ON u.id = g.user_id`
 
-func (d *DB) grant(r grantRow) (backend.OAuthGrant, []byte, error) {
-	g := backend.OAuthGrant{ServerID: r.ServerID, UserID: r.UserID, UserName: r.UserName, Issuer: r.Issuer, ClientID: r.ClientID,
+func (d *DB) grant(r grantRow) (oauth.Grant, []byte, error) {
+	g := oauth.Grant{ServerID: r.ServerID, UserID: r.UserID, UserName: r.UserName, Issuer: r.Issuer, ClientID: r.ClientID,
 		HasRefresh: r.HasRefresh, Shared: r.Shared, UpdatedAt: fromUnixNano(r.UpdatedAt)}
 	if r.ExpiresAt != 0 {
 		g.ExpiresAt = fromUnixNano(r.ExpiresAt)
@@ -172,8 +173,8 @@ func (d *DB) grant(r grantRow) (backend.OAuthGrant, []byte, error) {
 	return g, token, nil
 }
 
-// SaveOAuthGrant implements backend.OAuthStore.
-func (d *DB) SaveOAuthGrant(ctx context.Context, g backend.OAuthGrant, token []byte) error {
+// SaveOAuthGrant implements oauth.Store.
+func (d *DB) SaveOAuthGrant(ctx context.Context, g oauth.Grant, token []byte) error {
 	sealed, err := d.seal(token)
 	if err != nil {
 		return err
@@ -198,36 +199,36 @@ func (d *DB) SaveOAuthGrant(ctx context.Context, g backend.OAuthGrant, token []b
 	return nil
 }
 
-// OAuthGrant implements backend.OAuthStore.
-func (d *DB) OAuthGrant(ctx context.Context, serverID, userID int64) (backend.OAuthGrant, []byte, bool, error) {
+// OAuthGrant implements oauth.Store.
+func (d *DB) OAuthGrant(ctx context.Context, serverID, userID int64) (oauth.Grant, []byte, bool, error) {
 	return d.oneGrant(ctx, `SELECT `+grantColumns+` WHERE g.server_id = ? AND g.user_id = ?`, serverID, userID)
 }
 
-// SharedOAuthGrant implements backend.OAuthStore.
-func (d *DB) SharedOAuthGrant(ctx context.Context, serverID int64) (backend.OAuthGrant, []byte, bool, error) {
+// SharedOAuthGrant implements oauth.Store.
+func (d *DB) SharedOAuthGrant(ctx context.Context, serverID int64) (oauth.Grant, []byte, bool, error) {
 	return d.oneGrant(ctx, `SELECT `+grantColumns+` WHERE g.server_id = ? AND g.shared ORDER BY g.updated_at DESC LIMIT 1`, serverID)
 }
 
-func (d *DB) oneGrant(ctx context.Context, query string, args ...any) (backend.OAuthGrant, []byte, bool, error) {
+func (d *DB) oneGrant(ctx context.Context, query string, args ...any) (oauth.Grant, []byte, bool, error) {
 	var r grantRow
 	err := d.db.GetContext(ctx, &r, query, args...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.OAuthGrant{}, nil, false, nil
+		return oauth.Grant{}, nil, false, nil
 	}
 	if err != nil {
-		return backend.OAuthGrant{}, nil, false, fmt.Errorf("store: OAuth grant: %w", err)
+		return oauth.Grant{}, nil, false, fmt.Errorf("store: OAuth grant: %w", err)
 	}
 	g, token, err := d.grant(r)
 	return g, token, err == nil, err
 }
 
-// OAuthGrants implements backend.OAuthStore.
-func (d *DB) OAuthGrants(ctx context.Context, serverID int64) ([]backend.OAuthGrant, error) {
+// OAuthGrants implements oauth.Store.
+func (d *DB) OAuthGrants(ctx context.Context, serverID int64) ([]oauth.Grant, error) {
 	var rows []grantRow
 	if err := d.db.SelectContext(ctx, &rows, `SELECT `+grantColumns+` WHERE g.server_id = ? ORDER BY g.updated_at DESC`, serverID); err != nil {
 		return nil, fmt.Errorf("store: OAuth grants: %w", err)
 	}
-	out := make([]backend.OAuthGrant, 0, len(rows))
+	out := make([]oauth.Grant, 0, len(rows))
 	for _, r := range rows {
 		g, _, err := d.grant(r)
 		if err != nil {
@@ -238,7 +239,7 @@ func (d *DB) OAuthGrants(ctx context.Context, serverID int64) ([]backend.OAuthGr
 	return out, nil
 }
 
-// DeleteOAuthGrant implements backend.OAuthStore.
+// DeleteOAuthGrant implements oauth.Store.
 func (d *DB) DeleteOAuthGrant(ctx context.Context, serverID, userID int64) error {
 	if _, err := d.db.ExecContext(ctx, `DELETE FROM oauth_grants WHERE server_id = ? AND user_id = ?`, serverID, userID); err != nil {
 		return fmt.Errorf("store: delete OAuth grant: %w", err)
@@ -246,7 +247,7 @@ func (d *DB) DeleteOAuthGrant(ctx context.Context, serverID, userID int64) error
 	return nil
 }
 
-// ShareOAuthGrant implements backend.OAuthStore.
+// ShareOAuthGrant implements oauth.Store.
 func (d *DB) ShareOAuthGrant(ctx context.Context, serverID, userID int64, shared bool) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE oauth_grants SET shared = ? WHERE server_id = ? AND user_id = ?`, shared, serverID, userID)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 )
 
 type flowRow struct {
@@ -26,9 +27,9 @@ type flowRow struct {
 const flowColumns = `f.id, f.server_id, f.user_id, u.name AS user_name, f.issuer, f.status, f.err, f.started_at, f.ended_at
 	FROM oauth_flows f JOIN users u ON u.id = f.user_id`
 
-func (r flowRow) flow() backend.OAuthFlow {
-	f := backend.OAuthFlow{ID: r.ID, ServerID: r.ServerID, UserID: r.UserID, UserName: r.UserName, Issuer: r.Issuer,
-		Status: backend.OAuthFlowStatus(r.Status), Err: r.Err, StartedAt: fromUnixNano(r.StartedAt)}
+func (r flowRow) flow() oauth.Flow {
+	f := oauth.Flow{ID: r.ID, ServerID: r.ServerID, UserID: r.UserID, UserName: r.UserName, Issuer: r.Issuer,
+		Status: oauth.FlowStatus(r.Status), Err: r.Err, StartedAt: fromUnixNano(r.StartedAt)}
 	if r.EndedAt != 0 {
 		f.EndedAt = fromUnixNano(r.EndedAt)
 	}
@@ -55,8 +56,8 @@ type stepRow struct {
 	RerunOf        int64  `db:"rerun_of"`
 }
 
-func (r stepRow) step() (backend.OAuthStep, error) {
-	s := backend.OAuthStep{ID: r.ID, FlowID: r.FlowID, Seq: r.Seq, Kind: backend.OAuthStepKind(r.Kind), Title: r.Title,
+func (r stepRow) step() (oauth.Step, error) {
+	s := oauth.Step{ID: r.ID, FlowID: r.FlowID, Seq: r.Seq, Kind: oauth.StepKind(r.Kind), Title: r.Title,
 		Method: r.Method, URL: r.URL, RequestBody: r.RequestBody, Status: r.Status, ResponseBody: r.ResponseBody, Err: r.Err,
 		Elapsed: time.Duration(r.ElapsedNS), At: fromUnixNano(r.At), RerunOf: r.RerunOf}
 	for _, j := range []struct {
@@ -70,18 +71,18 @@ func (r stepRow) step() (backend.OAuthStep, error) {
 	return s, nil
 }
 
-// CreateOAuthFlow implements backend.OAuthStore.
-func (d *DB) CreateOAuthFlow(ctx context.Context, f backend.OAuthFlow) (int64, error) {
+// CreateOAuthFlow implements oauth.Store.
+func (d *DB) CreateOAuthFlow(ctx context.Context, f oauth.Flow) (int64, error) {
 	res, err := d.db.ExecContext(ctx, `INSERT INTO oauth_flows (server_id, user_id, issuer, status, started_at) VALUES (?, ?, ?, ?, ?)`,
-		f.ServerID, f.UserID, f.Issuer, string(backend.OAuthFlowRunning), unixNano(f.StartedAt))
+		f.ServerID, f.UserID, f.Issuer, string(oauth.FlowRunning), unixNano(f.StartedAt))
 	if err != nil {
 		return 0, fmt.Errorf("store: create OAuth flow: %w", err)
 	}
 	return res.LastInsertId()
 }
 
-// EndOAuthFlow implements backend.OAuthStore.
-func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status backend.OAuthFlowStatus, issuer, reason string, at time.Time) error {
+// EndOAuthFlow implements oauth.Store.
+func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status oauth.FlowStatus, issuer, reason string, at time.Time) error {
 	_, err := d.db.ExecContext(ctx, `UPDATE oauth_flows SET status = ?, issuer = CASE WHEN ? = '' THEN issuer ELSE ? END, err = ?, ended_at = ? WHERE id = ?`,
 		string(status), issuer, issuer, reason, unixNano(at), id)
 	if err != nil {
@@ -90,10 +91,12 @@ func (d *DB) EndOAuthFlow(ctx context.Context, id int64, status backend.OAuthFlo
 	return nil
 }
 
-// EndRunningOAuthFlows implements backend.OAuthStore.
+// EndRunningOAuthFlows fails every flow still running, with reason, and
+// says how many it ended. Only a start, before any sign-in begins, may
+// call it.
 func (d *DB) EndRunningOAuthFlows(ctx context.Context, reason string, at time.Time) (int64, error) {
 	res, err := d.db.ExecContext(ctx, `UPDATE oauth_flows SET status = ?, err = ?, ended_at = ? WHERE status = ?`,
-		string(backend.OAuthFlowFailed), reason, unixNano(at), string(backend.OAuthFlowRunning))
+		string(oauth.FlowFailed), reason, unixNano(at), string(oauth.FlowRunning))
 	if err != nil {
 		return 0, fmt.Errorf("store: end running OAuth flows: %w", err)
 	}
@@ -105,9 +108,9 @@ func (d *DB) EndRunningOAuthFlows(ctx context.Context, reason string, at time.Ti
 // would otherwise grow its flow, and the debugger page, without bound.
 const maxRenewalSteps = 100
 
-// AddOAuthStep implements backend.OAuthStore. A renewal step beyond the
+// AddOAuthStep implements oauth.Store. A renewal step beyond the
 // latest maxRenewalSteps of its flow drops the oldest, with their re-runs.
-func (d *DB) AddOAuthStep(ctx context.Context, s backend.OAuthStep) (int64, error) {
+func (d *DB) AddOAuthStep(ctx context.Context, s oauth.Step) (int64, error) {
 	jsonOf := func(v any, empty string) string {
 		b, err := json.Marshal(v)
 		if err != nil || string(b) == "null" {
@@ -124,29 +127,29 @@ func (d *DB) AddOAuthStep(ctx context.Context, s backend.OAuthStep) (int64, erro
 		return 0, fmt.Errorf("store: add OAuth step: %w", err)
 	}
 	id, err := res.LastInsertId()
-	if err != nil || s.RerunOf != 0 || (s.Kind != backend.OAuthStepRefresh && s.Kind != backend.OAuthStepClientCredentials) {
+	if err != nil || s.RerunOf != 0 || (s.Kind != oauth.StepRefresh && s.Kind != oauth.StepClientCredentials) {
 		return id, err
 	}
 	_, err = d.db.ExecContext(ctx, `WITH old AS (
 			SELECT id FROM oauth_steps WHERE flow_id = ? AND rerun_of = 0 AND kind IN (?, ?)
 			ORDER BY seq DESC LIMIT -1 OFFSET ?)
 		DELETE FROM oauth_steps WHERE id IN (SELECT id FROM old) OR rerun_of IN (SELECT id FROM old)`,
-		s.FlowID, string(backend.OAuthStepRefresh), string(backend.OAuthStepClientCredentials), maxRenewalSteps)
+		s.FlowID, string(oauth.StepRefresh), string(oauth.StepClientCredentials), maxRenewalSteps)
 	if err != nil {
 		return id, fmt.Errorf("store: drop old OAuth renewals: %w", err)
 	}
 	return id, nil
 }
 
-// OAuthFlow implements backend.OAuthStore.
-func (d *DB) OAuthFlow(ctx context.Context, id int64) (backend.OAuthFlow, error) {
+// OAuthFlow implements oauth.Store.
+func (d *DB) OAuthFlow(ctx context.Context, id int64) (oauth.Flow, error) {
 	var r flowRow
 	err := d.db.GetContext(ctx, &r, `SELECT `+flowColumns+` WHERE f.id = ?`, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.OAuthFlow{}, backend.Errorf(backend.ENotFound, "Sign-in %d does not exist.", id)
+		return oauth.Flow{}, backend.Errorf(backend.ENotFound, "Sign-in %d does not exist.", id)
 	}
 	if err != nil {
-		return backend.OAuthFlow{}, fmt.Errorf("store: OAuth flow %d: %w", id, err)
+		return oauth.Flow{}, fmt.Errorf("store: OAuth flow %d: %w", id, err)
 	}
 	f := r.flow()
 	var steps []stepRow
@@ -163,30 +166,30 @@ func (d *DB) OAuthFlow(ctx context.Context, id int64) (backend.OAuthFlow, error)
 	return f, nil
 }
 
-// OAuthStep implements backend.OAuthStore.
-func (d *DB) OAuthStep(ctx context.Context, id int64) (backend.OAuthStep, error) {
+// OAuthStep implements oauth.Store.
+func (d *DB) OAuthStep(ctx context.Context, id int64) (oauth.Step, error) {
 	var r stepRow
 	err := d.db.GetContext(ctx, &r, `SELECT * FROM oauth_steps WHERE id = ?`, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.OAuthStep{}, backend.Errorf(backend.ENotFound, "Step %d does not exist.", id)
+		return oauth.Step{}, backend.Errorf(backend.ENotFound, "Step %d does not exist.", id)
 	}
 	if err != nil {
-		return backend.OAuthStep{}, fmt.Errorf("store: OAuth step %d: %w", id, err)
+		return oauth.Step{}, fmt.Errorf("store: OAuth step %d: %w", id, err)
 	}
 	return r.step()
 }
 
-// OAuthFlows implements backend.OAuthStore.
-func (d *DB) OAuthFlows(ctx context.Context, serverID int64, limit int) ([]backend.OAuthFlow, error) {
+// OAuthFlows implements oauth.Store.
+func (d *DB) OAuthFlows(ctx context.Context, serverID int64, limit int) ([]oauth.Flow, error) {
 	var rows []flowRow
 	if err := d.db.SelectContext(ctx, &rows, `SELECT `+flowColumns+` WHERE f.server_id = ? ORDER BY f.id DESC LIMIT ?`, serverID, limit); err != nil {
 		return nil, fmt.Errorf("store: OAuth flows: %w", err)
 	}
-	out := make([]backend.OAuthFlow, 0, len(rows))
+	out := make([]oauth.Flow, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, r.flow())
 	}
 	return out, nil
 }
 
-var _ backend.OAuthStore = (*DB)(nil)
+var _ oauth.Store = (*DB)(nil)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 )
 
 // OAuth client secrets and tokens are sealed in the files, and key
@@ -25,15 +26,15 @@ func TestOAuthSecretsAreSealedAndRotated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := backend.OAuthGrant{ServerID: srvID, UserID: u.ID, Issuer: "https://as.example", ClientID: "c1", Scopes: []string{"mcp"}, HasRefresh: true}
+	g := oauth.Grant{ServerID: srvID, UserID: u.ID, Issuer: "https://as.example", ClientID: "c1", Scopes: []string{"mcp"}, HasRefresh: true}
 	if err := d.SaveOAuthGrant(ctx, g, []byte(`{"token":{"access_token":"`+token+`"}}`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.SaveOAuthClient(ctx, backend.OAuthClient{Issuer: g.Issuer, RedirectURI: "http://127.0.0.1/oauth/callback", ClientID: "c1",
-		ClientSecret: clientSecret, Method: backend.OAuthClientDynamic}); err != nil {
+	if err := d.SaveOAuthClient(ctx, oauth.Client{Issuer: g.Issuer, RedirectURI: "http://127.0.0.1/oauth/callback", ClientID: "c1",
+		ClientSecret: clientSecret, Method: oauth.ClientDynamic}); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.SaveOAuthSettings(ctx, srvID, backend.OAuthSettings{ClientID: "pre", ClientSecret: settingsSecret}); err != nil {
+	if err := d.SaveOAuthSettings(ctx, srvID, oauth.Settings{ClientID: "pre", ClientSecret: settingsSecret}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil {
@@ -72,7 +73,7 @@ func TestOAuthPrivateKeyIsSealedAndRotated(t *testing.T) {
 		t.Fatal(err)
 	}
 	srvID := MustCreateServer(t, d, backend.Server{Name: "machine", Transport: backend.TransportHTTP, URL: "https://mcp.example/mcp"})
-	want := backend.OAuthSettings{GrantType: backend.OAuthGrantClientCredentials, ClientAuth: backend.OAuthPrivateKeyJWT, ClientID: "svc",
+	want := oauth.Settings{GrantType: oauth.GrantClientCredentials, ClientAuth: oauth.PrivateKeyJWT, ClientID: "svc",
 		PrivateKeyPEM: "-----BEGIN PRIVATE KEY-----\n" + keyBody + "\n-----END PRIVATE KEY-----\n", KeyID: "thumb", DPoP: true, Scopes: []string{"mcp:read"}}
 	if err := d.SaveOAuthSettings(ctx, srvID, want); err != nil {
 		t.Fatal(err)
@@ -104,22 +105,22 @@ func TestOAuthFlowKeepsItsLatestRenewals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flowID, err := d.CreateOAuthFlow(ctx, backend.OAuthFlow{ServerID: srvID, UserID: u.ID, Status: backend.OAuthFlowRunning, StartedAt: time.Now()})
+	flowID, err := d.CreateOAuthFlow(ctx, oauth.Flow{ServerID: srvID, UserID: u.ID, Status: oauth.FlowRunning, StartedAt: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(kind backend.OAuthStepKind, title string, rerunOf int64) int64 {
-		id, err := d.AddOAuthStep(ctx, backend.OAuthStep{FlowID: flowID, Kind: kind, Title: title, RerunOf: rerunOf, At: time.Now()})
+	add := func(kind oauth.StepKind, title string, rerunOf int64) int64 {
+		id, err := d.AddOAuthStep(ctx, oauth.Step{FlowID: flowID, Kind: kind, Title: title, RerunOf: rerunOf, At: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return id
 	}
-	add(backend.OAuthStepToken, "sign-in", 0)
-	first := add(backend.OAuthStepRefresh, "refresh 1", 0)
-	add(backend.OAuthStepRefresh, "re-run of refresh 1", first)
+	add(oauth.StepToken, "sign-in", 0)
+	first := add(oauth.StepRefresh, "refresh 1", 0)
+	add(oauth.StepRefresh, "re-run of refresh 1", first)
 	for i := 2; i <= maxRenewalSteps+5; i++ {
-		add(backend.OAuthStepRefresh, fmt.Sprintf("refresh %d", i), 0)
+		add(oauth.StepRefresh, fmt.Sprintf("refresh %d", i), 0)
 	}
 	f, err := d.OAuthFlow(ctx, flowID)
 	if err != nil {

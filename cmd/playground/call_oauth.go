@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -110,7 +110,7 @@ func (s *loopbackSignIn) credentials(clientID, clientSecret string) (mcpclient.C
 // fetch shows the person the authorization URL and waits for the
 // redirect back.
 func (s *loopbackSignIn) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-	if !backend.IsWebAddress(args.URL) {
+	if !oauth.IsWebAddress(args.URL) {
 		return nil, errors.New("the authorization endpoint is not a web address (http or https); it is not shown to be opened")
 	}
 	s.mu.Lock()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -21,16 +22,16 @@ import (
 type fileRun struct {
 	file       backend.CollectionFile
 	server     backend.Server
-	machine    *backend.OAuthSettings // the server's client-credentials settings, if any
-	label      string                 // names the server for people
-	env        string                 // the file's environment to run with; "" for none
-	vars       map[string]string      // more values, over the environment's
-	checkDrift bool                   // compare the server's interface with the file's baseline
-	out        io.Writer              // progress lines
-	log        io.Writer              // the playground's internal errors and a failed connect's diagnosis
-	verbose    bool                   // log the playground's warnings too
-	fix        bool                   // on a failed connect, retry once with the diagnosis's first suggestion
-	line       commandLine            // how run was invoked
+	machine    *oauth.Settings   // the server's client-credentials settings, if any
+	label      string            // names the server for people
+	env        string            // the file's environment to run with; "" for none
+	vars       map[string]string // more values, over the environment's
+	checkDrift bool              // compare the server's interface with the file's baseline
+	out        io.Writer         // progress lines
+	log        io.Writer         // the playground's internal errors and a failed connect's diagnosis
+	verbose    bool              // log the playground's warnings too
+	fix        bool              // on a failed connect, retry once with the diagnosis's first suggestion
+	line       commandLine       // how run was invoked
 }
 
 // run runs the file's examples with the dashboard's own machinery, in a
@@ -72,9 +73,9 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 		opts = append(opts, backend.WithRevisions(db))
 	}
 	if fr.machine != nil {
-		oauth := backend.NewOAuth(db, db, log, nil)
-		defer oauth.Close()
-		opts = append(opts, backend.WithCredentials(oauth))
+		oauthService := oauth.New(db, db, log, nil)
+		defer oauthService.Close()
+		opts = append(opts, backend.WithCredentials(oauthService))
 	}
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
 	defer pool.Close()

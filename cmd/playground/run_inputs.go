@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -84,7 +85,7 @@ const runServerName = "playground run"
 // reports: read from the dashboard database for --server, else built
 // from the target flags. machine holds the dashboard server's OAuth
 // client-credentials settings, when it has them.
-func (cfg runConfig) resolveServer(ctx context.Context) (srv backend.Server, machine *backend.OAuthSettings, label string, err error) {
+func (cfg runConfig) resolveServer(ctx context.Context) (srv backend.Server, machine *oauth.Settings, label string, err error) {
 	if cfg.Server == "" {
 		srv, label := cfg.target.server(runServerName)
 		return srv, nil, label, nil
@@ -110,7 +111,7 @@ func (cfg runConfig) resolveServer(ctx context.Context) (srv backend.Server, mac
 // its OAuth settings when they obtain tokens with client credentials,
 // which a run uses as the dashboard does (a person's browser sign-in is
 // the dashboard's only).
-func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, *backend.OAuthSettings, error) {
+func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, *oauth.Settings, error) {
 	if _, err := os.Stat(path); err != nil {
 		return backend.Server{}, nil, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/oauthtest"
 	"github.com/mcp-playground/playground/backend/store"
 )
@@ -26,11 +27,11 @@ func TestRunServerWithClientCredentials(t *testing.T) {
 	}
 	for _, s := range []struct {
 		name     string
-		settings backend.OAuthSettings
+		settings oauth.Settings
 	}{
-		{"machine", backend.OAuthSettings{GrantType: backend.OAuthGrantClientCredentials, ClientAuth: backend.OAuthClientSecretBasic,
+		{"machine", oauth.Settings{GrantType: oauth.GrantClientCredentials, ClientAuth: oauth.ClientSecretBasic,
 			ClientID: "ci-robot", ClientSecret: "robot-s3cret"}},
-		{"person", backend.OAuthSettings{}},
+		{"person", oauth.Settings{}},
 	} {
 		id, err := db.CreateServer(ctx, backend.Server{Name: s.name, Transport: backend.TransportHTTP, URL: as.MCPURL})
 		if err != nil {

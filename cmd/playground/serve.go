@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/web"
@@ -68,10 +69,10 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer rec.Close()
 	inbox := backend.NewInbox(hub, inputTimeout)
-	oauth := backend.NewOAuth(db, db, log, nil)
-	defer oauth.Close() // after the pool: its sessions' token refreshes use it
+	oauthService := oauth.New(db, db, log, nil)
+	defer oauthService.Close() // after the pool: its sessions' token refreshes use it
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground", Version: version},
-		backend.WithRevisions(db), backend.WithCredentials(oauth))
+		backend.WithRevisions(db), backend.WithCredentials(oauthService))
 	defer pool.Close()
 	registry := backend.NewRegistry(db, db, pool)
 	cols := backend.NewCollections(db, db, db, pool, log)
@@ -98,7 +99,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	ln, appsLn = lns[0], lns[1]
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
 		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: audit, Health: db, OAuth: oauth})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: audit, Health: db, OAuth: oauthService})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -51,7 +52,7 @@ func TestRestartEndsWhatAStopLeftGoing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	flowID, err := d.CreateOAuthFlow(ctx, backend.OAuthFlow{ServerID: srvID, UserID: admin.ID, StartedAt: time.Now()})
+	flowID, err := d.CreateOAuthFlow(ctx, oauth.Flow{ServerID: srvID, UserID: admin.ID, StartedAt: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}

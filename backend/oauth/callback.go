@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
-// OAuthCallback is what the authorization server's redirect brought back
+// Callback is what the authorization server's redirect brought back
 // to the dashboard's callback.
-type OAuthCallback struct {
+type Callback struct {
 	URL              string // the callback URL as requested, query included
 	State            string
 	Code             string
@@ -22,14 +24,14 @@ type OAuthCallback struct {
 }
 
 // await makes a sign-in findable by the state of its authorization request.
-func (o *OAuth) await(state string, s *signIn) {
+func (o *Service) await(state string, s *signIn) {
 	o.mu.Lock()
 	o.pending[state] = s
 	o.mu.Unlock()
 }
 
 // forget drops a sign-in that ended from those awaiting a callback.
-func (o *OAuth) forget(s *signIn) {
+func (o *Service) forget(s *signIn) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for state, p := range o.pending {
@@ -46,23 +48,23 @@ func (o *OAuth) forget(s *signIn) {
 // (EForbidden) and leaves the sign-in waiting. An unknown state is
 // ENotFound. A refusal by the authorization server is no error here: the
 // flow fails, and its page says why.
-func (o *OAuth) Complete(ctx context.Context, userID int64, cb OAuthCallback) (OAuthFlow, error) {
+func (o *Service) Complete(ctx context.Context, userID int64, cb Callback) (Flow, error) {
 	o.mu.Lock()
 	s := o.pending[cb.State]
 	switch {
 	case s == nil || cb.State == "":
 		o.mu.Unlock()
-		return OAuthFlow{}, Errorf(ENotFound, "This sign-in is not in progress: it finished, timed out, or the playground restarted. Sign in again from the server's page.")
+		return Flow{}, backend.Errorf(backend.ENotFound, "This sign-in is not in progress: it finished, timed out, or the playground restarted. Sign in again from the server's page.")
 	case s.userID != userID:
 		o.mu.Unlock()
-		return OAuthFlow{}, Errorf(EForbidden, "This sign-in was started by someone else; it can only be finished in their browser.")
+		return Flow{}, backend.Errorf(backend.EForbidden, "This sign-in was started by someone else; it can only be finished in their browser.")
 	}
 	delete(o.pending, cb.State)
 	o.mu.Unlock()
 
-	step := OAuthStep{FlowID: s.flowID, Kind: OAuthStepCallback, Method: http.MethodGet, URL: redactURLText(cb.URL), At: time.Now(),
+	step := Step{FlowID: s.flowID, Kind: StepCallback, Method: http.MethodGet, URL: RedactURL(cb.URL), At: time.Now(),
 		Checks: callbackChecks(cb)}
-	step.Title = oauthStepTitle(step.Kind)
+	step.Title = stepTitle(step.Kind)
 	if _, err := o.store.AddOAuthStep(context.WithoutCancel(ctx), step); err != nil {
 		o.log.Error("OAuth step not recorded", "flow", s.flowID, "err", err)
 	}
@@ -78,13 +80,13 @@ func (o *OAuth) Complete(ctx context.Context, userID int64, cb OAuthCallback) (O
 	return o.store.OAuthFlow(context.WithoutCancel(ctx), s.flowID)
 }
 
-func callbackChecks(cb OAuthCallback) []OAuthCheck {
-	checks := []OAuthCheck{
+func callbackChecks(cb Callback) []Check {
+	checks := []Check{
 		{Name: "state matches the sign-in", OK: true},
 		{Name: "An authorization code came back", OK: cb.Code != "" && cb.Error == "", Detail: strings.TrimSpace(cb.Error + " " + cb.ErrorDescription)},
 	}
 	if cb.Iss != "" {
-		checks = append(checks, OAuthCheck{Name: "iss is given (RFC 9207)", OK: true, Detail: cb.Iss})
+		checks = append(checks, Check{Name: "iss is given (RFC 9207)", OK: true, Detail: cb.Iss})
 	}
 	return checks
 }

@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"context"
@@ -13,8 +13,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
-	"github.com/mcp-playground/playground/mcpclient/oauth"
+	mcpoauth "github.com/mcp-playground/playground/mcpclient/oauth"
 )
 
 // clientCredentials returns the credentials of a connection to a server
@@ -26,7 +27,7 @@ import (
 // shortly before it expires and when the server refuses it. With DPoP the
 // token requests carry proofs and a DPoP-bound token is presented with a
 // proof per request.
-func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettings) (mcpclient.Credentials, error) {
+func (o *Service) clientCredentials(srv backend.Server, userID int64, settings Settings) (mcpclient.Credentials, error) {
 	auth, err := clientAuthOf(srv, settings)
 	if err != nil {
 		return nil, err
@@ -35,7 +36,7 @@ func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettin
 	if !settings.DPoP {
 		return mcpclient.OAuthCredentials(h), nil
 	}
-	p, err := oauth.NewDPoP()
+	p, err := mcpoauth.NewDPoP()
 	if err != nil {
 		return nil, err
 	}
@@ -47,63 +48,63 @@ func (o *OAuth) clientCredentials(srv Server, userID int64, settings OAuthSettin
 // at the token endpoint. Settings whose secret or key is gone (a change of
 // the server's destination removes them) are an EUnavailable *Error that
 // asks for them again.
-func clientAuthOf(srv Server, settings OAuthSettings) (oauth.ClientAuth, error) {
+func clientAuthOf(srv backend.Server, settings Settings) (mcpoauth.ClientAuth, error) {
 	if settings.ClientSecret == "" && settings.PrivateKeyPEM == "" {
-		return oauth.ClientAuth{}, Errorf(EUnavailable, "The OAuth settings of %s hold no client secret or private key (they are removed when the server's destination changes): someone who knows them must enter them again.", srv.Name)
+		return mcpoauth.ClientAuth{}, backend.Errorf(backend.EUnavailable, "The OAuth settings of %s hold no client secret or private key (they are removed when the server's destination changes): someone who knows them must enter them again.", srv.Name)
 	}
-	if settings.ClientAuth != OAuthPrivateKeyJWT {
-		return oauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
+	if settings.ClientAuth != PrivateKeyJWT {
+		return mcpoauth.ClientAuth{ClientID: settings.ClientID, ClientSecret: settings.ClientSecret}, nil
 	}
-	key, err := oauth.ParsePrivateKey(settings.PrivateKeyPEM)
+	key, err := mcpoauth.ParsePrivateKey(settings.PrivateKeyPEM)
 	if err != nil {
-		return oauth.ClientAuth{}, Errorf(EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
+		return mcpoauth.ClientAuth{}, backend.Errorf(backend.EInvalid, "The private key in the OAuth settings of %s cannot be used: %v", srv.Name, err)
 	}
-	return oauth.ClientAuth{ClientID: settings.ClientID, Key: key.Key, Algorithm: key.Algorithm}, nil
+	return mcpoauth.ClientAuth{ClientID: settings.ClientID, Key: key.Key, Algorithm: key.Algorithm}, nil
 }
 
 // learnSettings tells a client credentials flow's facts how the client
 // was set up, for the checks of its steps.
-func (f *oauthFacts) learnSettings(settings OAuthSettings) {
-	f.grant, f.clientAuth, f.dpop = OAuthGrantClientCredentials, settings.ClientAuth, settings.DPoP
+func (f *flowFacts) learnSettings(settings Settings) {
+	f.grant, f.clientAuth, f.dpop = GrantClientCredentials, settings.ClientAuth, settings.DPoP
 }
 
 // rerunClientCredentials sends a recorded client credentials request
 // again, for the resource and scopes it named, with the client's current
 // authentication (a fresh assertion, or the secret) and, with DPoP, a
 // fresh proof. The answer is recorded through rec, a failure included.
-func (o *OAuth) rerunClientCredentials(ctx context.Context, rec *stepRecorder, srv Server, step OAuthStep) error {
+func (o *Service) rerunClientCredentials(ctx context.Context, rec *stepRecorder, srv backend.Server, step Step) error {
 	settings, err := o.store.OAuthSettings(ctx, srv.ID)
 	if err != nil {
 		return err
 	}
 	if !settings.Machine() {
-		return Errorf(EConflict, "The OAuth settings of %s no longer use client credentials: the step cannot be re-run.", srv.Name)
+		return backend.Errorf(backend.EConflict, "The OAuth settings of %s no longer use client credentials: the step cannot be re-run.", srv.Name)
 	}
 	auth, err := clientAuthOf(srv, settings)
 	if err != nil {
 		return err
 	}
 	if settings.Issuer == "" || settings.Issuer != rec.facts.issuer {
-		return Errorf(EConflict, "This request went to the authorization server %q, but the OAuth client of %s is confirmed for %q: it is not re-run, so that its secret or key goes nowhere else.",
+		return backend.Errorf(backend.EConflict, "This request went to the authorization server %q, but the OAuth client of %s is confirmed for %q: it is not re-run, so that its secret or key goes nowhere else.",
 			rec.facts.issuer, srv.Name, settings.Issuer)
 	}
 	form, _ := url.ParseQuery(step.RequestBody)
-	d := &oauth.Discovery{Resource: form.Get("resource"), Scopes: strings.Fields(form.Get("scope")),
+	d := &mcpoauth.Discovery{Resource: form.Get("resource"), Scopes: strings.Fields(form.Get("scope")),
 		AS: &oauthex.AuthServerMeta{Issuer: rec.facts.issuer, TokenEndpoint: step.URL}}
 	rec.facts.learnSettings(settings)
 	rec.facts.askedScopes = d.Scopes
 	rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
 	var rt http.RoundTripper = rec
 	if settings.DPoP {
-		p, err := oauth.NewDPoP()
+		p, err := mcpoauth.NewDPoP()
 		if err != nil {
 			return err
 		}
 		rt = p.Transport(rec)
 	}
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
-	if _, err := oauth.ClientCredentialsGrant(auth)(ctx, &http.Client{Transport: rt}, d); err != nil {
+	if _, err := mcpoauth.ClientCredentialsGrant(auth)(ctx, &http.Client{Transport: rt}, d); err != nil {
 		o.log.Info("a re-run client credentials grant failed", "server", srv.ID, "err", err)
 	}
 	return nil
@@ -113,16 +114,16 @@ func (o *OAuth) rerunClientCredentials(ctx context.Context, rec *stepRecorder, s
 // credentials connection. Its exchanges happen one at a time (under mu),
 // as the step recorder needs.
 type clientCredentialsHandler struct {
-	o        *OAuth
-	srv      Server
+	o        *Service
+	srv      backend.Server
 	userID   int64
-	settings OAuthSettings
-	auth     oauth.ClientAuth
-	dpop     *oauth.DPoP // nil without DPoP
+	settings Settings
+	auth     mcpoauth.ClientAuth
+	dpop     *mcpoauth.DPoP // nil without DPoP
 
 	mu        sync.Mutex
 	rec       *stepRecorder // of the connection's flow; nil before the first refusal
-	discovery *oauth.Discovery
+	discovery *mcpoauth.Discovery
 	token     *oauth2.Token
 }
 
@@ -168,13 +169,13 @@ func (h *clientCredentialsHandler) Authorize(ctx context.Context, req *http.Requ
 			return err
 		}
 	}
-	h.rec.record(ctx, OAuthStep{FlowID: h.rec.flowID, Kind: OAuthStepChallenge, Method: req.Method, URL: redactURL(req.URL),
+	h.rec.record(ctx, Step{FlowID: h.rec.flowID, Kind: StepChallenge, Method: req.Method, URL: redactParsedURL(req.URL),
 		RequestHeader: redactHeader(req.Header), Status: resp.StatusCode, ResponseHeader: redactHeader(resp.Header), At: time.Now()}, nil)
 	_, err := h.obtain(ctx, resp)
 	if first && h.rec.flowID != 0 {
-		status, reason := OAuthFlowSucceeded, ""
+		status, reason := FlowSucceeded, ""
 		if err != nil {
-			status, reason = OAuthFlowFailed, err.Error()
+			status, reason = FlowFailed, err.Error()
 		}
 		h.o.end(h.rec.flowID, status, h.rec.facts.issuer, reason)
 	}
@@ -187,7 +188,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 	var flowID int64
 	if h.userID != 0 {
 		var err error
-		if flowID, err = h.o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: h.srv.ID, UserID: h.userID, StartedAt: time.Now()}); err != nil {
+		if flowID, err = h.o.store.CreateOAuthFlow(ctx, Flow{ServerID: h.srv.ID, UserID: h.userID, StartedAt: time.Now()}); err != nil {
 			return err
 		}
 	}
@@ -202,7 +203,7 @@ func (h *clientCredentialsHandler) start(ctx context.Context) error {
 // mu is held. Its errors are plain sentences without secrets: the
 // transport quotes them in the connection's error.
 func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Response) (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	// DPoP proofs are added outside the recorder, so that its steps show
 	// them (redacted) and each retry with a nonce is a step of its own.
@@ -212,7 +213,7 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 	}
 	client := &http.Client{Transport: rt}
 	if h.discovery == nil {
-		d, err := oauth.Discover(ctx, client, h.srv.URL, refusal)
+		d, err := mcpoauth.Discover(ctx, client, h.srv.URL, refusal)
 		if err != nil {
 			return nil, fmt.Errorf("the authorization server could not be found: %s", redactURLsIn(err.Error()))
 		}
@@ -225,7 +226,7 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 		h.discovery = d
 	}
 	h.rec.facts.askedScopes = h.discovery.Scopes
-	tok, err := oauth.ClientCredentialsGrant(h.auth)(ctx, client, h.discovery)
+	tok, err := mcpoauth.ClientCredentialsGrant(h.auth)(ctx, client, h.discovery)
 	if err != nil {
 		return nil, fmt.Errorf("the client credentials grant failed: %s", redactURLsIn(err.Error()))
 	}
@@ -244,7 +245,7 @@ func (h *clientCredentialsHandler) obtain(ctx context.Context, refusal *http.Res
 // connect to a server whose tokens come from client credentials, without
 // its offer to sign in: nobody signs in to such a server; the token
 // requests and their checks say what went wrong.
-func ClientCredentialsDiagnosis(d Diagnosis) Diagnosis {
+func ClientCredentialsDiagnosis(d backend.Diagnosis) backend.Diagnosis {
 	kept := d.Suggestions[:0:0]
 	signIn := false
 	for _, s := range d.Suggestions {
@@ -258,6 +259,6 @@ func ClientCredentialsDiagnosis(d Diagnosis) Diagnosis {
 		return d
 	}
 	d.Summary = "The server refused the request, and the playground's client credentials obtained no token it accepts."
-	d.Suggestions = append([]Suggestion{{Text: "Open the debugger of the latest token request (Authorization card) to see what the authorization server answered, and check the client settings."}}, kept...)
+	d.Suggestions = append([]backend.Suggestion{{Text: "Open the debugger of the latest token request (Authorization card) to see what the authorization server answered, and check the client settings."}}, kept...)
 	return d
 }

@@ -1,9 +1,11 @@
-package backend
+package oauth
 
 import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 func TestOAuthExchangesKeepNoSecret(t *testing.T) {
@@ -37,11 +39,11 @@ func TestOAuthExchangesKeepNoSecret(t *testing.T) {
 		})
 	}
 	h := http.Header{"Authorization": {"Bearer " + secret}, "Content-Type": {"application/json"}}
-	if got := redactHeader(h); got["Authorization"][0] != RedactedValue || got["Content-Type"][0] != "application/json" {
+	if got := redactHeader(h); got["Authorization"][0] != backend.RedactedValue || got["Content-Type"][0] != "application/json" {
 		t.Errorf("redactHeader = %v", got)
 	}
-	if got := redactURLText("https://dash.example/oauth/callback?code=" + secret + "&state=st"); got != "https://dash.example/oauth/callback?code=[redacted]&state=st" {
-		t.Errorf("redactURLText = %q", got)
+	if got := RedactURL("https://dash.example/oauth/callback?code=" + secret + "&state=st"); got != "https://dash.example/oauth/callback?code=[redacted]&state=st" {
+		t.Errorf("RedactURL = %q", got)
 	}
 	if got := redactURLsIn(`oauth2: cannot fetch token: "https://as.example/token?code=` + secret + `"`); strings.Contains(got, secret) {
 		t.Errorf("redactURLsIn = %q", got)

@@ -1,9 +1,11 @@
-package backend
+package oauth
 
 import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // Rerun sends a recorded exchange of a server's flow once more and records
@@ -15,21 +17,21 @@ import (
 // owner may re-run it; a client credentials request is sent with the
 // client's current authentication (rerunClientCredentials). Browser steps (authorization, callback) cannot be
 // re-run. It returns the flow.
-func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (OAuthFlow, error) {
+func (o *Service) Rerun(ctx context.Context, user backend.User, serverID, stepID int64) (Flow, error) {
 	step, err := o.store.OAuthStep(ctx, stepID)
 	if err != nil {
-		return OAuthFlow{}, err
+		return Flow{}, err
 	}
 	flow, err := o.store.OAuthFlow(ctx, step.FlowID)
 	if err != nil {
-		return OAuthFlow{}, err
+		return Flow{}, err
 	}
 	if flow.ServerID != serverID {
-		return OAuthFlow{}, Errorf(ENotFound, "Step %d is not a step of this server's sign-ins.", stepID)
+		return Flow{}, backend.Errorf(backend.ENotFound, "Step %d is not a step of this server's sign-ins.", stepID)
 	}
 	srv, err := o.servers.GetServer(ctx, serverID)
 	if err != nil {
-		return OAuthFlow{}, err
+		return Flow{}, err
 	}
 	original := step.ID
 	if step.RerunOf != 0 {
@@ -42,22 +44,22 @@ func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (O
 		}
 	}
 	switch step.Kind {
-	case OAuthStepClientCredentials:
+	case StepClientCredentials:
 		if err := o.rerunClientCredentials(ctx, rec, srv, step); err != nil {
 			return flow, err
 		}
-	case OAuthStepAuthorization, OAuthStepCallback:
-		return flow, Errorf(EInvalid, "A browser step cannot be re-run; sign in again instead.")
-	case OAuthStepRefresh:
+	case StepAuthorization, StepCallback:
+		return flow, backend.Errorf(backend.EInvalid, "A browser step cannot be re-run; sign in again instead.")
+	case StepRefresh:
 		if flow.UserID != user.ID {
-			return flow, Errorf(EForbidden, "Only %s can re-run the refresh of their own sign-in.", flow.UserName)
+			return flow, backend.Errorf(backend.EForbidden, "Only %s can re-run the refresh of their own sign-in.", flow.UserName)
 		}
 		g, secret, ok, err := o.grant(ctx, serverID, user.ID)
 		if err != nil {
 			return flow, err
 		}
 		if !ok || g.UserID != user.ID {
-			return flow, Errorf(EConflict, "You are not signed in to this server any more: sign in again.")
+			return flow, backend.Errorf(backend.EConflict, "You are not signed in to this server any more: sign in again.")
 		}
 		if _, err := o.refresh(ctx, srv, g, secret, flow.ID, original); err != nil {
 			o.log.Info("a re-run refresh failed", "flow", flow.ID, "err", err)
@@ -72,15 +74,15 @@ func (o *OAuth) Rerun(ctx context.Context, user User, serverID, stepID int64) (O
 
 // resend sends a recorded request again through rec. Its redacted header
 // values are left out; its body is sent as recorded.
-func (o *OAuth) resend(ctx context.Context, rec *stepRecorder, step OAuthStep) error {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+func (o *Service) resend(ctx context.Context, rec *stepRecorder, step Step) error {
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, step.Method, step.URL, strings.NewReader(step.RequestBody))
 	if err != nil {
-		return Errorf(EInvalid, "The recorded request cannot be sent again: %v", err)
+		return backend.Errorf(backend.EInvalid, "The recorded request cannot be sent again: %v", err)
 	}
 	for name, values := range step.RequestHeader {
-		if len(values) == 1 && values[0] == RedactedValue || name == "Content-Length" {
+		if len(values) == 1 && values[0] == backend.RedactedValue || name == "Content-Length" {
 			continue
 		}
 		req.Header[name] = values

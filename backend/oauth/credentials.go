@@ -1,8 +1,7 @@
-package backend
+package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,12 +10,9 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
-
-// ErrOAuthSignInNeeded is in the chain of a connection the server refused
-// because nobody signed in to it (or the sign-in can no longer be renewed).
-var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 
 // Credentials returns the credentials that connect userID to the server:
 // when its settings choose client credentials, tokens the playground
@@ -24,7 +20,7 @@ var ErrOAuthSignInNeeded = errors.New("the server needs OAuth sign-in")
 // refreshed when it expires or the server refuses it (each refresh a
 // recorded step, its new token stored). Without a grant the requests go
 // unsigned and a refusal fails with ErrOAuthSignInNeeded.
-func (o *OAuth) Credentials(ctx context.Context, srv Server, userID int64) (mcpclient.Credentials, error) {
+func (o *Service) Credentials(ctx context.Context, srv backend.Server, userID int64) (mcpclient.Credentials, error) {
 	settings, err := o.store.OAuthSettings(ctx, srv.ID)
 	if err != nil {
 		return nil, err
@@ -48,9 +44,9 @@ func (o *OAuth) Credentials(ctx context.Context, srv Server, userID int64) (mcpc
 // leaves the request unsigned, so that the server's refusal says a
 // sign-in is needed. Safe for concurrent use.
 type grantCredentials struct {
-	o     *OAuth
-	srv   Server
-	grant OAuthGrant
+	o     *Service
+	srv   backend.Server
+	grant Grant
 
 	mu     sync.Mutex
 	secret grantSecret // its Token is the current one
@@ -82,7 +78,7 @@ func (c *grantCredentials) Sign(req *http.Request) error {
 		resource = c.srv.URL
 	}
 	if r, err := url.Parse(resource); err != nil || !mcpclient.SameOrigin(r, req.URL) {
-		return fmt.Errorf("the OAuth sign-in to %s was obtained for %s and is not presented to %s: sign in again", c.srv.Name, RedactURL(resource), RedactURL(req.URL.Scheme+"://"+req.URL.Host))
+		return fmt.Errorf("the OAuth sign-in to %s was obtained for %s and is not presented to %s: sign in again", c.srv.Name, backend.RedactURL(resource), backend.RedactURL(req.URL.Scheme+"://"+req.URL.Host))
 	}
 	tok, err := c.token(false)
 	if err != nil {
@@ -97,10 +93,10 @@ func (c *grantCredentials) Sign(req *http.Request) error {
 // and a refusal for want of scopes (403), need a new sign-in.
 func (c *grantCredentials) Refused(_ context.Context, _ *http.Request, resp *http.Response) error {
 	if resp.StatusCode != http.StatusUnauthorized {
-		return ErrOAuthSignInNeeded
+		return backend.ErrOAuthSignInNeeded
 	}
 	if _, err := c.token(true); err != nil {
-		return fmt.Errorf("%w: %v", ErrOAuthSignInNeeded, err)
+		return fmt.Errorf("%w: %v", backend.ErrOAuthSignInNeeded, err)
 	}
 	return nil
 }
@@ -123,5 +119,5 @@ type signInNeeded struct{}
 func (signInNeeded) Sign(*http.Request) error { return nil }
 
 func (signInNeeded) Refused(context.Context, *http.Request, *http.Response) error {
-	return ErrOAuthSignInNeeded
+	return backend.ErrOAuthSignInNeeded
 }

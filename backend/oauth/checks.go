@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"encoding/json"
@@ -8,42 +8,42 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcp-playground/playground/mcpclient/oauth"
+	mcpoauth "github.com/mcp-playground/playground/mcpclient/oauth"
 )
 
-// oauthFacts is what a flow learned from its earlier steps, against which
+// flowFacts is what a flow learned from its earlier steps, against which
 // later steps are checked. A flow's steps are recorded one at a time, so
 // it needs no lock of its own.
-type oauthFacts struct {
+type flowFacts struct {
 	serverURL   string   // the MCP server's URL: the resource
 	authServer  string   // the resource metadata's first authorization server: the issuer expected
 	issuer      string   // the authorization server metadata's issuer
 	askedScopes []string // the scopes the authorization request asked for
 	// What a client credentials flow was set up with (the zero values
 	// for a sign-in in the browser).
-	grant      OAuthGrantType
-	clientAuth OAuthClientAuth
+	grant      GrantType
+	clientAuth ClientAuth
 	dpop       bool
 }
 
 // learn updates f from a step and its response body (as received).
-func (f *oauthFacts) learn(s OAuthStep, body []byte) {
+func (f *flowFacts) learn(s Step, body []byte) {
 	switch s.Kind {
-	case OAuthStepResourceMetadata:
+	case StepResourceMetadata:
 		var prm struct {
 			AuthorizationServers []string `json:"authorization_servers"`
 		}
 		if json.Unmarshal(body, &prm) == nil && len(prm.AuthorizationServers) > 0 && s.Status == http.StatusOK {
 			f.authServer = prm.AuthorizationServers[0]
 		}
-	case OAuthStepServerMetadata:
+	case StepServerMetadata:
 		var asm struct {
 			Issuer string `json:"issuer"`
 		}
 		if json.Unmarshal(body, &asm) == nil && asm.Issuer != "" && s.Status == http.StatusOK {
 			f.issuer = asm.Issuer
 		}
-	case OAuthStepAuthorization:
+	case StepAuthorization:
 		if u, err := url.Parse(s.URL); err == nil {
 			f.askedScopes = strings.Fields(u.Query().Get("scope"))
 		}
@@ -52,24 +52,24 @@ func (f *oauthFacts) learn(s OAuthStep, body []byte) {
 
 // checkStep says what was verified about a step, given its response body
 // as received (secrets included: checks name no secret values).
-func (f *oauthFacts) checkStep(s OAuthStep, body []byte) []OAuthCheck {
+func (f *flowFacts) checkStep(s Step, body []byte) []Check {
 	if s.Err != "" {
 		return nil
 	}
 	switch s.Kind {
-	case OAuthStepChallenge:
+	case StepChallenge:
 		return f.checkChallenge(s)
-	case OAuthStepResourceMetadata:
+	case StepResourceMetadata:
 		return f.checkResourceMetadata(s, body)
-	case OAuthStepServerMetadata:
+	case StepServerMetadata:
 		return f.checkServerMetadata(s, body)
-	case OAuthStepRegistration:
+	case StepRegistration:
 		return checkRegistration(s, body)
-	case OAuthStepAuthorization:
+	case StepAuthorization:
 		return checkAuthorization(s)
-	case OAuthStepToken, OAuthStepRefresh:
+	case StepToken, StepRefresh:
 		return f.checkToken(s, body)
-	case OAuthStepClientCredentials:
+	case StepClientCredentials:
 		return append(f.checkClientAuth(s), f.checkToken(s, body)...)
 	}
 	return nil
@@ -77,37 +77,37 @@ func (f *oauthFacts) checkStep(s OAuthStep, body []byte) []OAuthCheck {
 
 // statusCheck checks that the step was answered with one of the HTTP
 // statuses want.
-func statusCheck(s OAuthStep, want ...int) OAuthCheck {
+func statusCheck(s Step, want ...int) Check {
 	names := make([]string, len(want))
 	for i, w := range want {
 		names[i] = fmt.Sprint(w)
 	}
-	return OAuthCheck{Name: "Answered HTTP " + strings.Join(names, " or "), OK: slices.Contains(want, s.Status), Detail: fmt.Sprintf("HTTP %d", s.Status)}
+	return Check{Name: "Answered HTTP " + strings.Join(names, " or "), OK: slices.Contains(want, s.Status), Detail: fmt.Sprintf("HTTP %d", s.Status)}
 }
 
-func (f *oauthFacts) checkChallenge(s OAuthStep) []OAuthCheck {
+func (f *flowFacts) checkChallenge(s Step) []Check {
 	challenge := strings.Join(s.ResponseHeader["Www-Authenticate"], ", ")
-	checks := []OAuthCheck{
+	checks := []Check{
 		statusCheck(s, http.StatusUnauthorized),
 		{Name: "WWW-Authenticate names the Bearer scheme", OK: strings.Contains(strings.ToLower(challenge), "bearer"), Detail: challenge},
 	}
-	c := OAuthCheck{Name: "The challenge points to the resource metadata (resource_metadata)", OK: strings.Contains(challenge, "resource_metadata=")}
+	c := Check{Name: "The challenge points to the resource metadata (resource_metadata)", OK: strings.Contains(challenge, "resource_metadata=")}
 	if !c.OK {
 		c.Detail = "absent: the client tries the well-known URLs"
 	}
 	return append(checks, c)
 }
 
-func (f *oauthFacts) checkResourceMetadata(s OAuthStep, body []byte) []OAuthCheck {
+func (f *flowFacts) checkResourceMetadata(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
-		return []OAuthCheck{statusCheck(s, http.StatusOK)}
+		return []Check{statusCheck(s, http.StatusOK)}
 	}
 	var prm struct {
 		Resource             string   `json:"resource"`
 		AuthorizationServers []string `json:"authorization_servers"`
 	}
 	if err := json.Unmarshal(body, &prm); err != nil {
-		return []OAuthCheck{{Name: "The metadata is JSON", Detail: err.Error()}}
+		return []Check{{Name: "The metadata is JSON", Detail: err.Error()}}
 	}
 	want := []string{f.serverURL}
 	if u, err := url.Parse(s.URL); err == nil && u.Path == "/.well-known/oauth-protected-resource" {
@@ -115,7 +115,7 @@ func (f *oauthFacts) checkResourceMetadata(s OAuthStep, body []byte) []OAuthChec
 			want = append(want, su.Scheme+"://"+su.Host) // metadata at the root describes the origin
 		}
 	}
-	return []OAuthCheck{
+	return []Check{
 		{Name: "resource matches the server URL", OK: slices.Contains(want, prm.Resource),
 			Detail: fmt.Sprintf("resource %q, server URL %q", prm.Resource, f.serverURL)},
 		{Name: "authorization_servers names an authorization server", OK: len(prm.AuthorizationServers) > 0,
@@ -123,9 +123,9 @@ func (f *oauthFacts) checkResourceMetadata(s OAuthStep, body []byte) []OAuthChec
 	}
 }
 
-func (f *oauthFacts) checkServerMetadata(s OAuthStep, body []byte) []OAuthCheck {
+func (f *flowFacts) checkServerMetadata(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
-		return []OAuthCheck{statusCheck(s, http.StatusOK)}
+		return []Check{statusCheck(s, http.StatusOK)}
 	}
 	var asm struct {
 		Issuer                string   `json:"issuer"`
@@ -138,25 +138,25 @@ func (f *oauthFacts) checkServerMetadata(s OAuthStep, body []byte) []OAuthCheck 
 		DPoPAlgs              []string `json:"dpop_signing_alg_values_supported"`
 	}
 	if err := json.Unmarshal(body, &asm); err != nil {
-		return []OAuthCheck{{Name: "The metadata is JSON", Detail: err.Error()}}
+		return []Check{{Name: "The metadata is JSON", Detail: err.Error()}}
 	}
-	issuer := OAuthCheck{Name: "issuer equals the authorization server named by the resource", OK: f.authServer != "" && asm.Issuer == f.authServer,
+	issuer := Check{Name: "issuer equals the authorization server named by the resource", OK: f.authServer != "" && asm.Issuer == f.authServer,
 		Detail: fmt.Sprintf("issuer %q, expected %q", asm.Issuer, f.authServer)}
-	if f.grant == OAuthGrantClientCredentials {
-		checks := []OAuthCheck{issuer,
-			{Name: "grant_types_supported has client_credentials", OK: slices.Contains(asm.GrantTypes, string(OAuthGrantClientCredentials)),
+	if f.grant == GrantClientCredentials {
+		checks := []Check{issuer,
+			{Name: "grant_types_supported has client_credentials", OK: slices.Contains(asm.GrantTypes, string(GrantClientCredentials)),
 				Detail: strings.Join(asm.GrantTypes, ", ")},
 			{Name: "token_endpoint_auth_methods_supported has " + string(f.clientAuth), OK: slices.Contains(asm.AuthMethods, string(f.clientAuth)),
 				Detail: strings.Join(asm.AuthMethods, ", ")},
 			{Name: "a token endpoint is given", OK: asm.TokenEndpoint != ""},
 		}
 		if f.dpop {
-			checks = append(checks, OAuthCheck{Name: "dpop_signing_alg_values_supported has ES256 (DPoP)", OK: slices.Contains(asm.DPoPAlgs, "ES256"),
+			checks = append(checks, Check{Name: "dpop_signing_alg_values_supported has ES256 (DPoP)", OK: slices.Contains(asm.DPoPAlgs, "ES256"),
 				Detail: strings.Join(asm.DPoPAlgs, ", ")})
 		}
 		return checks
 	}
-	return []OAuthCheck{
+	return []Check{
 		issuer,
 		{Name: "code_challenge_methods_supported has S256 (PKCE)", OK: slices.Contains(asm.CodeChallengeMethods, "S256"),
 			Detail: strings.Join(asm.CodeChallengeMethods, ", ")},
@@ -166,31 +166,31 @@ func (f *oauthFacts) checkServerMetadata(s OAuthStep, body []byte) []OAuthCheck 
 	}
 }
 
-func checkRegistration(s OAuthStep, body []byte) []OAuthCheck {
+func checkRegistration(s Step, body []byte) []Check {
 	var reg struct {
 		ClientID string `json:"client_id"`
 	}
 	_ = json.Unmarshal(body, &reg)
-	return []OAuthCheck{
+	return []Check{
 		statusCheck(s, http.StatusCreated, http.StatusOK),
 		{Name: "client_id is given", OK: reg.ClientID != "", Detail: reg.ClientID},
 	}
 }
 
-func checkAuthorization(s OAuthStep) []OAuthCheck {
+func checkAuthorization(s Step) []Check {
 	u, err := url.Parse(s.URL)
 	if err != nil {
-		return []OAuthCheck{{Name: "The authorization URL parses", Detail: err.Error()}}
+		return []Check{{Name: "The authorization URL parses", Detail: err.Error()}}
 	}
 	q := u.Query()
-	return []OAuthCheck{
+	return []Check{
 		{Name: "PKCE with S256", OK: q.Get("code_challenge_method") == "S256" && q.Get("code_challenge") != "", Detail: q.Get("code_challenge_method")},
 		{Name: "state is set", OK: q.Get("state") != ""},
 		{Name: "resource names the server (RFC 8707)", OK: q.Get("resource") != "", Detail: q.Get("resource")},
 	}
 }
 
-func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
+func (f *flowFacts) checkToken(s Step, body []byte) []Check {
 	if s.Status != http.StatusOK {
 		var e struct {
 			Error       string `json:"error"`
@@ -201,7 +201,7 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 		if e.Error != "" {
 			detail += ": " + strings.TrimSpace(e.Error+" "+e.Description)
 		}
-		return []OAuthCheck{{Name: "Answered HTTP 200", Detail: detail}}
+		return []Check{{Name: "Answered HTTP 200", Detail: detail}}
 	}
 	var tok struct {
 		TokenType    string `json:"token_type"`
@@ -211,13 +211,13 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 		RefreshToken string `json:"refresh_token"`
 	}
 	if err := json.Unmarshal(body, &tok); err != nil {
-		return []OAuthCheck{{Name: "The answer is JSON", Detail: err.Error()}}
+		return []Check{{Name: "The answer is JSON", Detail: err.Error()}}
 	}
 	wantType := "Bearer"
 	if f.dpop {
 		wantType = "DPoP" // a sender-constrained token (RFC 9449 section 5)
 	}
-	checks := []OAuthCheck{
+	checks := []Check{
 		{Name: "An access token is given", OK: tok.AccessToken != ""},
 		{Name: "token_type is " + wantType, OK: strings.EqualFold(tok.TokenType, wantType), Detail: tok.TokenType},
 		{Name: "expires_in is given", OK: tok.ExpiresIn != nil},
@@ -225,11 +225,11 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 	if tok.ExpiresIn != nil {
 		checks[2].Detail = fmt.Sprintf("%d s", *tok.ExpiresIn)
 	}
-	if s.Kind == OAuthStepToken {
-		checks = append(checks, OAuthCheck{Name: "A refresh token is given", OK: tok.RefreshToken != "", Detail: "without one, the sign-in lasts as long as the access token"})
+	if s.Kind == StepToken {
+		checks = append(checks, Check{Name: "A refresh token is given", OK: tok.RefreshToken != "", Detail: "without one, the sign-in lasts as long as the access token"})
 	}
 	granted := strings.Fields(tok.Scope)
-	scopes := OAuthCheck{Name: "The scopes asked for were granted", OK: true}
+	scopes := Check{Name: "The scopes asked for were granted", OK: true}
 	switch {
 	case len(f.askedScopes) == 0:
 		scopes.Detail = "none were asked for; granted: " + tok.Scope
@@ -250,18 +250,18 @@ func (f *oauthFacts) checkToken(s OAuthStep, body []byte) []OAuthCheck {
 
 // checkClientAuth checks that a client credentials request authenticated
 // the client as its settings say, without the secret in the form.
-func (f *oauthFacts) checkClientAuth(s OAuthStep) []OAuthCheck {
+func (f *flowFacts) checkClientAuth(s Step) []Check {
 	form, _ := url.ParseQuery(s.RequestBody)
-	checks := []OAuthCheck{{Name: "The client secret is not sent in the form", OK: !form.Has("client_secret")}}
+	checks := []Check{{Name: "The client secret is not sent in the form", OK: !form.Has("client_secret")}}
 	switch f.clientAuth {
-	case OAuthPrivateKeyJWT:
-		checks = append(checks, OAuthCheck{Name: "A signed client assertion authenticates the client (private_key_jwt)",
-			OK: form.Get("client_assertion_type") == oauth.ClientAssertionJWTType && form.Has("client_assertion")})
+	case PrivateKeyJWT:
+		checks = append(checks, Check{Name: "A signed client assertion authenticates the client (private_key_jwt)",
+			OK: form.Get("client_assertion_type") == mcpoauth.ClientAssertionJWTType && form.Has("client_assertion")})
 	default:
-		checks = append(checks, OAuthCheck{Name: "HTTP Basic authenticates the client (client_secret_basic)", OK: len(s.RequestHeader["Authorization"]) > 0})
+		checks = append(checks, Check{Name: "HTTP Basic authenticates the client (client_secret_basic)", OK: len(s.RequestHeader["Authorization"]) > 0})
 	}
 	if f.dpop {
-		checks = append(checks, OAuthCheck{Name: "A DPoP proof comes with the request", OK: len(s.RequestHeader["Dpop"]) > 0})
+		checks = append(checks, Check{Name: "A DPoP proof comes with the request", OK: len(s.RequestHeader["Dpop"]) > 0})
 	}
 	return checks
 }

@@ -1,4 +1,11 @@
-package backend
+// Package oauth is the playground's OAuth client service: it signs people
+// in to the authorization servers of OAuth-protected HTTP servers, obtains
+// tokens with client credentials, keeps and renews the grants, and records
+// every exchange as a checked, redacted step that the debugger shows and
+// can re-run. Its wire helpers (discovery, DPoP, client assertions) are in
+// mcpclient/oauth; what it needs of the rest of the playground are a Store
+// and the Servers it signs in to.
+package oauth
 
 import (
 	"context"
@@ -14,16 +21,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
-// OAuth signs people in to the authorization servers of OAuth-protected
+// Service signs people in to the authorization servers of OAuth-protected
 // HTTP servers, keeps what they obtain (grants), renews it, and records
 // every exchange as a step of a flow that the debugger shows. It owns the
 // sign-ins in progress: each waits at most signInTimeout for the person's
 // browser to come back, and Close stops them all.
-type OAuth struct {
-	store   OAuthStore
-	servers ServerStore
+type Service struct {
+	store   Store
+	servers Servers
 	log     *slog.Logger
 	base    http.RoundTripper
 
@@ -39,24 +48,24 @@ type OAuth struct {
 // back from the authorization server.
 const signInTimeout = 10 * time.Minute
 
-// oauthExchangeTimeout bounds one HTTP exchange of a flow.
-const oauthExchangeTimeout = 30 * time.Second
+// exchangeTimeout bounds one HTTP exchange of a flow.
+const exchangeTimeout = 30 * time.Second
 
-// OAuthClientName is the name the playground registers its clients under.
-const OAuthClientName = "MCP Playground"
+// ClientName is the name the playground registers its clients under.
+const ClientName = "MCP Playground"
 
-// NewOAuth returns the service. base sends the HTTP requests of servers
+// New returns the service. base sends the HTTP requests of servers
 // reached directly (nil: http.DefaultTransport); see transportTo.
-func NewOAuth(store OAuthStore, servers ServerStore, log *slog.Logger, base http.RoundTripper) *OAuth {
+func New(store Store, servers Servers, log *slog.Logger, base http.RoundTripper) *Service {
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &OAuth{store: store, servers: servers, log: log, base: base, ctx: ctx, cancel: cancel, pending: map[string]*signIn{}}
+	return &Service{store: store, servers: servers, log: log, base: base, ctx: ctx, cancel: cancel, pending: map[string]*signIn{}}
 }
 
 // Close stops the sign-ins in progress and waits for them. It is idempotent.
-func (o *OAuth) Close() {
+func (o *Service) Close() {
 	o.cancel()
 	o.wg.Wait()
 }
@@ -75,9 +84,9 @@ type callbackAnswer struct {
 	err    error
 }
 
-// OAuthStart is a sign-in started: its flow, and the authorization
+// Started is a sign-in started: its flow, and the authorization
 // server's URL to send the browser to ("" when it failed before).
-type OAuthStart struct {
+type Started struct {
 	FlowID int64
 	URL    string
 }
@@ -88,28 +97,28 @@ type OAuthStart struct {
 // request to the server without credentials, whose refusal names the
 // resource metadata; the official SDK's authorization-code handler does
 // the rest (discovery, registration, PKCE, the code exchange). When the
-// flow fails before the browser is needed, the returned OAuthStart still
+// flow fails before the browser is needed, the returned Started still
 // names the flow, and the error (EUnavailable) says why.
-func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectURL string) (OAuthStart, error) {
+func (o *Service) Start(ctx context.Context, user backend.User, serverID int64, redirectURL string) (Started, error) {
 	srv, err := o.servers.GetServer(ctx, serverID)
 	if err != nil {
-		return OAuthStart{}, err
+		return Started{}, err
 	}
-	if srv.Transport == TransportStdio {
-		return OAuthStart{}, Errorf(EInvalid, "OAuth sign-in is for HTTP servers; %s runs on this host.", srv.Name)
+	if srv.Transport == backend.TransportStdio {
+		return Started{}, backend.Errorf(backend.EInvalid, "OAuth sign-in is for HTTP servers; %s runs on this host.", srv.Name)
 	}
 	settings, err := o.store.OAuthSettings(ctx, serverID)
 	if err != nil {
-		return OAuthStart{}, err
+		return Started{}, err
 	}
 	if settings.Machine() {
-		return OAuthStart{}, Errorf(EInvalid, "%s obtains its tokens with client credentials when it connects: nobody needs to sign in.", srv.Name)
+		return Started{}, backend.Errorf(backend.EInvalid, "%s obtains its tokens with client credentials when it connects: nobody needs to sign in.", srv.Name)
 	}
-	flowID, err := o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: serverID, UserID: user.ID, StartedAt: time.Now()})
+	flowID, err := o.store.CreateOAuthFlow(ctx, Flow{ServerID: serverID, UserID: user.ID, StartedAt: time.Now()})
 	if err != nil {
-		return OAuthStart{}, err
+		return Started{}, err
 	}
-	start := OAuthStart{FlowID: flowID}
+	start := Started{FlowID: flowID}
 	rec := o.recorder(flowID, srv, 0)
 	if settings.ClientSecret != "" {
 		rec.issuerGuard = func(issuer string) error { return issuerRefusal(srv, settings, issuer) }
@@ -136,9 +145,9 @@ func (o *OAuth) Start(ctx context.Context, user User, serverID int64, redirectUR
 		start.URL = u
 		return start, nil
 	case <-s.done:
-		return start, Errorf(EUnavailable, "The sign-in failed: %s", s.reason)
+		return start, backend.Errorf(backend.EUnavailable, "The sign-in failed: %s", s.reason)
 	case <-ctx.Done():
-		return start, Errorf(EUnavailable, "The sign-in did not reach the authorization server in time: %v", ctx.Err())
+		return start, backend.Errorf(backend.EUnavailable, "The sign-in did not reach the authorization server in time: %v", ctx.Err())
 	}
 }
 
@@ -153,13 +162,13 @@ type grantedToken struct {
 // pre-registered client from the server's settings, else dynamic
 // registration; the authorization URL is handed to Start and the answer
 // awaited from Complete; the token is captured into got.
-func (o *OAuth) handlerConfig(rec *stepRecorder, settings OAuthSettings, redirectURL string, s *signIn, got *grantedToken) *auth.AuthorizationCodeHandlerConfig {
+func (o *Service) handlerConfig(rec *stepRecorder, settings Settings, redirectURL string, s *signIn, got *grantedToken) *auth.AuthorizationCodeHandlerConfig {
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:         redirectURL,
-		Client:              &http.Client{Transport: rec, Timeout: oauthExchangeTimeout},
+		Client:              &http.Client{Transport: rec, Timeout: exchangeTimeout},
 		RequestRefreshToken: true,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			rec.record(ctx, OAuthStep{FlowID: s.flowID, Kind: OAuthStepAuthorization, Method: http.MethodGet, URL: args.URL, At: time.Now()}, nil)
+			rec.record(ctx, Step{FlowID: s.flowID, Kind: StepAuthorization, Method: http.MethodGet, URL: args.URL, At: time.Now()}, nil)
 			if !IsWebAddress(args.URL) {
 				return nil, errors.New("the authorization endpoint is not a web address (http or https); the browser is not sent there")
 			}
@@ -189,7 +198,7 @@ func (o *OAuth) handlerConfig(rec *stepRecorder, settings OAuthSettings, redirec
 		return cfg
 	}
 	cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-		ClientName: OAuthClientName, RedirectURIs: []string{redirectURL},
+		ClientName: ClientName, RedirectURIs: []string{redirectURL},
 		GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
 		TokenEndpointAuthMethod: "none",
 	}}
@@ -198,8 +207,8 @@ func (o *OAuth) handlerConfig(rec *stepRecorder, settings OAuthSettings, redirec
 
 // run completes a sign-in in the background: the SDK's Authorize, then the
 // grant and the client registration are stored and the flow ended.
-func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Request, resp *http.Response, rec *stepRecorder,
-	redirectURL string, settings OAuthSettings, got *grantedToken) {
+func (o *Service) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Request, resp *http.Response, rec *stepRecorder,
+	redirectURL string, settings Settings, got *grantedToken) {
 	defer o.wg.Done()
 	defer close(s.done)
 	defer o.forget(s)
@@ -207,17 +216,17 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 	defer cancel()
 	if err := h.Authorize(ctx, req, resp); err != nil {
 		s.reason = o.failText(err)
-		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		o.end(s.flowID, FlowFailed, rec.facts.issuer, s.reason)
 		return
 	}
 	if got.tok == nil {
 		s.reason = "the authorization server gave no token"
-		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		o.end(s.flowID, FlowFailed, rec.facts.issuer, s.reason)
 		return
 	}
-	method := OAuthClientDynamic
+	method := ClientDynamic
 	if settings.ClientID != "" {
-		method = OAuthClientPreregistered
+		method = ClientPreregistered
 	}
 	if settings.ClientSecret != "" {
 		o.pinIssuer(ctx, s.serverID, &settings, rec.facts.issuer)
@@ -225,32 +234,32 @@ func (o *OAuth) run(s *signIn, h *auth.AuthorizationCodeHandler, req *http.Reque
 	if err := o.keep(ctx, s, rec.facts, redirectURL, method, got); err != nil {
 		s.reason = "the sign-in succeeded but could not be stored"
 		o.log.Error("storing an OAuth grant", "flow", s.flowID, "err", err)
-		o.end(s.flowID, OAuthFlowFailed, rec.facts.issuer, s.reason)
+		o.end(s.flowID, FlowFailed, rec.facts.issuer, s.reason)
 		return
 	}
-	o.end(s.flowID, OAuthFlowSucceeded, rec.facts.issuer, "")
+	o.end(s.flowID, FlowSucceeded, rec.facts.issuer, "")
 }
 
 // keep stores the grant a sign-in obtained and the client it used.
-func (o *OAuth) keep(ctx context.Context, s *signIn, facts *oauthFacts, redirectURL string, method OAuthClientMethod, got *grantedToken) error {
+func (o *Service) keep(ctx context.Context, s *signIn, facts *flowFacts, redirectURL string, method ClientMethod, got *grantedToken) error {
 	ctx = context.WithoutCancel(ctx)
 	secret := newGrantSecret(got.cfg, got.tok)
 	secret.FlowID, secret.Resource = s.flowID, facts.serverURL
-	if err := o.saveGrant(ctx, OAuthGrant{ServerID: s.serverID, UserID: s.userID, Issuer: facts.issuer}, secret); err != nil {
+	if err := o.saveGrant(ctx, Grant{ServerID: s.serverID, UserID: s.userID, Issuer: facts.issuer}, secret); err != nil {
 		return err
 	}
-	return o.store.SaveOAuthClient(ctx, OAuthClient{Issuer: facts.issuer, RedirectURI: redirectURL, ClientID: got.cfg.ClientID,
+	return o.store.SaveOAuthClient(ctx, Client{Issuer: facts.issuer, RedirectURI: redirectURL, ClientID: got.cfg.ClientID,
 		ClientSecret: got.cfg.ClientSecret, Method: method})
 }
 
 // challenge sends the server, without credentials, the request that opens
 // a session (an initialize POST; for HTTP+SSE, the event stream's GET),
 // recorded as the flow's first step, and returns it with the answer.
-func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, srv Server) (*http.Request, *http.Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+func (o *Service) challenge(ctx context.Context, rec *stepRecorder, srv backend.Server) (*http.Request, *http.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	method, body := http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-playground","version":"0"}}}`
-	if srv.Transport == TransportSSE {
+	if srv.Transport == backend.TransportSSE {
 		method, body = http.MethodGet, ""
 	}
 	req, err := http.NewRequestWithContext(ctx, method, srv.URL, strings.NewReader(body))
@@ -274,26 +283,26 @@ func (o *OAuth) challenge(ctx context.Context, rec *stepRecorder, srv Server) (*
 
 // recorder returns the step recorder of a flow of srv, whose requests go
 // the way srv's own traffic goes (transportTo).
-func (o *OAuth) recorder(flowID int64, srv Server, rerunOf int64) *stepRecorder {
-	return &stepRecorder{base: o.transportTo(srv), store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &oauthFacts{serverURL: srv.URL}}
+func (o *Service) recorder(flowID int64, srv backend.Server, rerunOf int64) *stepRecorder {
+	return &stepRecorder{base: o.transportTo(srv), store: o.store, log: o.log, flowID: flowID, rerunOf: rerunOf, facts: &flowFacts{serverURL: srv.URL}}
 }
 
 // fail ends a flow that failed before it started in the background and
 // returns the EUnavailable error that says why.
-func (o *OAuth) fail(flowID int64, reason string) error {
-	o.end(flowID, OAuthFlowFailed, "", reason)
-	return &Error{Code: EUnavailable, Message: reason}
+func (o *Service) fail(flowID int64, reason string) error {
+	o.end(flowID, FlowFailed, "", reason)
+	return &backend.Error{Code: backend.EUnavailable, Message: reason}
 }
 
 // end stores how a flow ended.
-func (o *OAuth) end(flowID int64, status OAuthFlowStatus, issuer, reason string) {
+func (o *Service) end(flowID int64, status FlowStatus, issuer, reason string) {
 	if err := o.store.EndOAuthFlow(context.Background(), flowID, status, issuer, reason, time.Now()); err != nil {
 		o.log.Error("ending an OAuth flow", "flow", flowID, "err", err)
 	}
 }
 
 // failText describes why the SDK's Authorize failed, without secrets.
-func (o *OAuth) failText(err error) string {
+func (o *Service) failText(err error) string {
 	if errors.Is(err, context.Canceled) && o.ctx.Err() != nil {
 		return "the playground shut down"
 	}
@@ -306,7 +315,7 @@ func redactURLsIn(text string) string {
 	fields := strings.Fields(text)
 	for i, f := range fields {
 		if strings.Contains(f, "://") && strings.Contains(f, "?") {
-			fields[i] = redactURLText(strings.Trim(f, `"'`))
+			fields[i] = RedactURL(strings.Trim(f, `"'`))
 		}
 	}
 	return strings.Join(fields, " ")

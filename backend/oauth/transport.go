@@ -1,8 +1,9 @@
-package backend
+package oauth
 
 import (
 	"net/http"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -16,7 +17,7 @@ import (
 // connection, being for one flow or connection. Settings it cannot use
 // (they are checked at save) give a transport whose every request fails
 // saying why.
-func (o *OAuth) transportTo(srv Server) http.RoundTripper {
+func (o *Service) transportTo(srv backend.Server) http.RoundTripper {
 	if srv.Proxy == "" && srv.CACertPEM == "" && !srv.InsecureSkipVerify {
 		return o.base
 	}

@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // grantSecret is what a grant keeps sealed: the token and the client
@@ -50,7 +52,7 @@ func grantedScopes(tok *oauth2.Token, asked []string) []string {
 }
 
 // saveGrant stores g (its server, person and issuer) with secret.
-func (o *OAuth) saveGrant(ctx context.Context, g OAuthGrant, secret grantSecret) error {
+func (o *Service) saveGrant(ctx context.Context, g Grant, secret grantSecret) error {
 	g.ClientID, g.Scopes, g.ExpiresAt = secret.ClientID, secret.Granted, secret.Token.Expiry
 	g.HasRefresh = secret.Token.RefreshToken != ""
 	raw, err := json.Marshal(secret)
@@ -62,7 +64,7 @@ func (o *OAuth) saveGrant(ctx context.Context, g OAuthGrant, secret grantSecret)
 
 // grant returns the grant that connects userID to the server: their own,
 // else the server's shared one; false with neither.
-func (o *OAuth) grant(ctx context.Context, serverID, userID int64) (OAuthGrant, grantSecret, bool, error) {
+func (o *Service) grant(ctx context.Context, serverID, userID int64) (Grant, grantSecret, bool, error) {
 	g, raw, ok, err := o.store.OAuthGrant(ctx, serverID, userID)
 	if err == nil && !ok {
 		g, raw, ok, err = o.store.SharedOAuthGrant(ctx, serverID)
@@ -72,7 +74,7 @@ func (o *OAuth) grant(ctx context.Context, serverID, userID int64) (OAuthGrant, 
 	}
 	var secret grantSecret
 	if err := json.Unmarshal(raw, &secret); err != nil || secret.Token == nil {
-		return g, secret, false, Errorf(EInternal, "the stored sign-in to server %d is unreadable", serverID)
+		return g, secret, false, backend.Errorf(backend.EInternal, "the stored sign-in to server %d is unreadable", serverID)
 	}
 	return g, secret, true, nil
 }
@@ -81,9 +83,9 @@ func (o *OAuth) grant(ctx context.Context, serverID, userID int64) (OAuthGrant, 
 // the exchange as a step of flowID (when 0, of the sign-in that obtained
 // the grant, else of a new flow; rerunOf marks a re-run step) and stores
 // the new token in the grant.
-func (o *OAuth) refresh(ctx context.Context, srv Server, g OAuthGrant, secret grantSecret, flowID, rerunOf int64) (*oauth2.Token, error) {
+func (o *Service) refresh(ctx context.Context, srv backend.Server, g Grant, secret grantSecret, flowID, rerunOf int64) (*oauth2.Token, error) {
 	if secret.Token.RefreshToken == "" {
-		return nil, Errorf(EUnavailable, "The access token expired and the authorization server gave no refresh token: sign in again.")
+		return nil, backend.Errorf(backend.EUnavailable, "The access token expired and the authorization server gave no refresh token: sign in again.")
 	}
 	if flowID == 0 {
 		flowID = secret.FlowID
@@ -91,22 +93,22 @@ func (o *OAuth) refresh(ctx context.Context, srv Server, g OAuthGrant, secret gr
 	newFlow := flowID == 0
 	if newFlow {
 		var err error
-		if flowID, err = o.store.CreateOAuthFlow(ctx, OAuthFlow{ServerID: g.ServerID, UserID: g.UserID, Issuer: g.Issuer, StartedAt: time.Now()}); err != nil {
+		if flowID, err = o.store.CreateOAuthFlow(ctx, Flow{ServerID: g.ServerID, UserID: g.UserID, Issuer: g.Issuer, StartedAt: time.Now()}); err != nil {
 			return nil, err
 		}
 	}
 	rec := o.recorder(flowID, srv, rerunOf)
 	rec.facts.askedScopes = secret.Granted
-	ctx, cancel := context.WithTimeout(ctx, oauthExchangeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, exchangeTimeout)
 	defer cancel()
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, &http.Client{Transport: rec})
 	tok, err := secret.config().TokenSource(ctx, &oauth2.Token{RefreshToken: secret.Token.RefreshToken}).Token()
 	if err != nil {
 		reason := "The token refresh failed: " + o.failText(err)
 		if newFlow {
-			o.end(flowID, OAuthFlowFailed, g.Issuer, reason)
+			o.end(flowID, FlowFailed, g.Issuer, reason)
 		}
-		return nil, Errorf(EUnavailable, "%s", reason)
+		return nil, backend.Errorf(backend.EUnavailable, "%s", reason)
 	}
 	secret.Token = tok
 	if s := grantedScopes(tok, nil); len(s) > 0 {
@@ -116,7 +118,7 @@ func (o *OAuth) refresh(ctx context.Context, srv Server, g OAuthGrant, secret gr
 		o.log.Error("storing a refreshed OAuth token", "server", g.ServerID, "err", err)
 	}
 	if newFlow {
-		o.end(flowID, OAuthFlowSucceeded, g.Issuer, "")
+		o.end(flowID, FlowSucceeded, g.Issuer, "")
 	}
 	return tok, nil
 }

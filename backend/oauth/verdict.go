@@ -1,9 +1,9 @@
-package backend
+package oauth
 
 // Passed reports whether a step went as it should: an answer came, every
 // check holds, and, for an exchange without checks, it was not refused
 // (HTTP 400 and above).
-func (s OAuthStep) Passed() bool {
+func (s Step) Passed() bool {
 	if s.Err != "" {
 		return false
 	}
@@ -19,14 +19,14 @@ func (s OAuthStep) Passed() bool {
 // step of the sign-in itself (not a re-run) that did not pass; false when
 // the flow did not fail or all its steps passed (the failure came after
 // them, such as the browser never coming back).
-func (f OAuthFlow) FailedStep() (OAuthStep, bool) {
-	if f.Status != OAuthFlowFailed {
-		return OAuthStep{}, false
+func (f Flow) FailedStep() (Step, bool) {
+	if f.Status != FlowFailed {
+		return Step{}, false
 	}
 	for i := len(f.Steps) - 1; i >= 0; i-- {
 		if s := f.Steps[i]; s.RerunOf == 0 && !s.Passed() {
 			return s, true
 		}
 	}
-	return OAuthStep{}, false
+	return Step{}, false
 }

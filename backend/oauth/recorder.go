@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"bytes"
@@ -24,11 +24,11 @@ const stepBodyLimit = 256 << 10
 // facts relies on.
 type stepRecorder struct {
 	base    http.RoundTripper
-	store   OAuthStore
+	store   Store
 	log     *slog.Logger
 	flowID  int64
 	rerunOf int64 // set on the steps of a re-run
-	facts   *oauthFacts
+	facts   *flowFacts
 	// issuerGuard, when set, is asked before a request that authenticates
 	// the client with its secret or key (a code exchange, a client
 	// credentials grant) whether it may go to the issuer the flow
@@ -44,13 +44,13 @@ func (r *stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	kind := r.classify(req, reqBody)
 	start := time.Now()
 	var resp *http.Response
-	if r.issuerGuard != nil && (kind == OAuthStepToken || kind == OAuthStepClientCredentials) {
+	if r.issuerGuard != nil && (kind == StepToken || kind == StepClientCredentials) {
 		err = r.issuerGuard(r.facts.issuer)
 	}
 	if err == nil {
 		resp, err = r.base.RoundTrip(req)
 	}
-	step := OAuthStep{FlowID: r.flowID, Kind: kind, Method: req.Method, URL: redactURL(req.URL),
+	step := Step{FlowID: r.flowID, Kind: kind, Method: req.Method, URL: redactParsedURL(req.URL),
 		RequestHeader: redactHeader(req.Header), RequestBody: redactBody(req.Header.Get("Content-Type"), reqBody),
 		Elapsed: time.Since(start), At: start, RerunOf: r.rerunOf}
 	var respBody []byte
@@ -67,8 +67,8 @@ func (r *stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // record checks a step against what the flow learned, learns from it and
 // stores it.
-func (r *stepRecorder) record(ctx context.Context, step OAuthStep, respBody []byte) {
-	step.Title = oauthStepTitle(step.Kind)
+func (r *stepRecorder) record(ctx context.Context, step Step, respBody []byte) {
+	step.Title = stepTitle(step.Kind)
 	step.Checks = r.facts.checkStep(step, respBody)
 	r.facts.learn(step, respBody)
 	if r.flowID == 0 {
@@ -81,54 +81,54 @@ func (r *stepRecorder) record(ctx context.Context, step OAuthStep, respBody []by
 
 // classify says what an exchange of an OAuth client is, from its URL and
 // body: what the SDK's Authorize and oauth2's token calls send.
-func (r *stepRecorder) classify(req *http.Request, body []byte) OAuthStepKind {
+func (r *stepRecorder) classify(req *http.Request, body []byte) StepKind {
 	path := req.URL.Path
 	switch {
 	case req.URL.String() == r.facts.serverURL:
-		return OAuthStepChallenge
+		return StepChallenge
 	case strings.HasPrefix(path, "/.well-known/oauth-protected-resource"):
-		return OAuthStepResourceMetadata
+		return StepResourceMetadata
 	case strings.HasPrefix(path, "/.well-known/oauth-authorization-server"), strings.HasPrefix(path, "/.well-known/openid-configuration"):
-		return OAuthStepServerMetadata
+		return StepServerMetadata
 	case req.Method != http.MethodPost:
-		return OAuthStepOther
+		return StepOther
 	}
 	if form, err := url.ParseQuery(string(body)); err == nil {
 		switch form.Get("grant_type") {
 		case "authorization_code":
-			return OAuthStepToken
+			return StepToken
 		case "refresh_token":
-			return OAuthStepRefresh
+			return StepRefresh
 		case "client_credentials":
-			return OAuthStepClientCredentials
+			return StepClientCredentials
 		}
 	}
 	if bytes.Contains(body, []byte(`"redirect_uris"`)) {
-		return OAuthStepRegistration
+		return StepRegistration
 	}
-	return OAuthStepOther
+	return StepOther
 }
 
-// oauthStepTitle names a step's kind in plain words.
-func oauthStepTitle(k OAuthStepKind) string {
+// stepTitle names a step's kind in plain words.
+func stepTitle(k StepKind) string {
 	switch k {
-	case OAuthStepChallenge:
+	case StepChallenge:
 		return "Request without credentials"
-	case OAuthStepResourceMetadata:
+	case StepResourceMetadata:
 		return "Protected resource metadata"
-	case OAuthStepServerMetadata:
+	case StepServerMetadata:
 		return "Authorization server metadata"
-	case OAuthStepRegistration:
+	case StepRegistration:
 		return "Client registration"
-	case OAuthStepAuthorization:
+	case StepAuthorization:
 		return "Authorization in the browser"
-	case OAuthStepCallback:
+	case StepCallback:
 		return "Redirect back to the playground"
-	case OAuthStepToken:
+	case StepToken:
 		return "Authorization code exchange"
-	case OAuthStepRefresh:
+	case StepRefresh:
 		return "Token refresh"
-	case OAuthStepClientCredentials:
+	case StepClientCredentials:
 		return "Client credentials grant"
 	}
 	return "Other request"

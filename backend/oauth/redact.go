@@ -1,4 +1,4 @@
-package backend
+package oauth
 
 import (
 	"bytes"
@@ -11,16 +11,18 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // What an OAuth step stores has its secrets replaced by RedactedValue:
-// credential headers (RedactHeader), and the values of oauthSecretFields
+// credential headers (RedactHeader), and the values of secretFields
 // in URL queries, form bodies and JSON bodies. The debugger shows steps to
 // every viewer, and the database keeps them in plain text.
 
-// oauthSecretFields are the parameters and JSON members that carry
+// secretFields are the parameters and JSON members that carry
 // secrets in OAuth exchanges.
-var oauthSecretFields = map[string]bool{
+var secretFields = map[string]bool{
 	"client_secret": true, "code": true, "code_verifier": true, "access_token": true, "refresh_token": true,
 	"id_token": true, "registration_access_token": true, "client_assertion": true, "assertion": true,
 	"subject_token": true, "actor_token": true, "password": true,
@@ -32,7 +34,7 @@ func redactHeader(h http.Header) map[string][]string {
 	if h == nil {
 		return map[string][]string{}
 	}
-	return RedactHeader(h)
+	return backend.RedactHeader(h)
 }
 
 // redactQuery replaces the values of secret parameters in a URL-encoded
@@ -44,37 +46,33 @@ func redactQuery(q string) string {
 	pairs := strings.Split(q, "&")
 	for i, p := range pairs {
 		key, _, _ := strings.Cut(p, "=")
-		if name, err := url.QueryUnescape(key); err == nil && oauthSecretFields[strings.ToLower(name)] {
-			pairs[i] = key + "=" + RedactedValue
+		if name, err := url.QueryUnescape(key); err == nil && secretFields[strings.ToLower(name)] {
+			pairs[i] = key + "=" + backend.RedactedValue
 		}
 	}
 	return strings.Join(pairs, "&")
 }
 
-// redactURL returns u as text with its secret query parameters replaced.
-func redactURL(u *url.URL) string {
+// redactParsedURL returns u as text with its secret query parameters
+// replaced.
+func redactParsedURL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.RawQuery = redactQuery(c.RawQuery)
 	return c.String()
 }
 
-// RedactOAuthURL returns the URL text u (absolute, or a path with a
-// query) with the values of OAuth's secret parameters in its query
-// replaced: an authorization code on its way to the callback, a token.
-func RedactOAuthURL(u string) string {
-	return redactURLText(u)
-}
-
-// redactURLText is redactURL for a URL given as text; text that does not
-// parse is kept whole only when it has no query.
-func redactURLText(text string) string {
+// RedactURL returns the URL text (absolute, or a path with a query)
+// with the values of OAuth's secret parameters in its query replaced: an
+// authorization code on its way to the callback, a token. Text that does
+// not parse is kept whole only when it has no query.
+func RedactURL(text string) string {
 	u, err := url.Parse(text)
 	if err != nil {
 		base, _, _ := strings.Cut(text, "?")
 		return base
 	}
-	return redactURL(u)
+	return redactParsedURL(u)
 }
 
 // redactBody returns an exchange's body as text with its secrets
@@ -95,7 +93,7 @@ func redactBody(contentType string, body []byte) string {
 	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		text := secretMember().ReplaceAllString(string(body), `${1}"`+RedactedValue+`"`)
+		text := secretMember().ReplaceAllString(string(body), `${1}"`+backend.RedactedValue+`"`)
 		if mediaType == "text/plain" || mediaType == "" {
 			text = redactQuery(text)
 		}
@@ -114,11 +112,11 @@ func redactBody(contentType string, body []byte) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// secretMember matches a JSON member named by oauthSecretFields, in any
+// secretMember matches a JSON member named by secretFields, in any
 // case, with its string value up to its closing quote or the end of the
 // text; group 1 is the name and colon.
 var secretMember = sync.OnceValue(func() *regexp.Regexp {
-	names := slices.Sorted(maps.Keys(oauthSecretFields))
+	names := slices.Sorted(maps.Keys(secretFields))
 	return regexp.MustCompile(`(?i)("(?:` + strings.Join(names, "|") + `)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)`)
 })
 
@@ -128,9 +126,9 @@ func redactJSON(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, member := range t {
-			if oauthSecretFields[strings.ToLower(k)] {
-				if s, ok := member.(string); !ok || s != RedactedValue {
-					t[k] = RedactedValue
+			if secretFields[strings.ToLower(k)] {
+				if s, ok := member.(string); !ok || s != backend.RedactedValue {
+					t[k] = backend.RedactedValue
 					changed = true
 				}
 				continue
