@@ -35,7 +35,7 @@ func NewRedactor(s Server) Redactor {
 	var values []string
 	for _, m := range []map[string]string{s.Env, s.Headers} {
 		for k, v := range m {
-			if isSecretPair(k, v) {
+			if IsSecretPair(k, v) {
 				values = append(values, v)
 			}
 		}
