@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -169,8 +170,8 @@ func MustEnv(tb testing.TB) *env {
 
 // collections returns the collections service over e, closed when the
 // test ends.
-func (e *env) collections(tb testing.TB) *backend.Collections {
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, testLogger(tb))
+func (e *env) collections(tb testing.TB) *collections.Service {
+	cols := collections.New(e.db, e.db, e.db, e.pool, testLogger(tb))
 	tb.Cleanup(cols.Close)
 	return cols
 }
