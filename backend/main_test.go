@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -166,14 +165,6 @@ func MustEnv(tb testing.TB) *env {
 	tb.Cleanup(e.pool.Close)
 	e.reg = backend.NewRegistry(e.db, e.db, e.pool)
 	return e
-}
-
-// collections returns the collections service over e, closed when the
-// test ends.
-func (e *env) collections(tb testing.TB) *collections.Service {
-	cols := collections.New(e.db, e.db, e.db, e.pool, testLogger(tb))
-	tb.Cleanup(cols.Close)
-	return cols
 }
 
 // MustServer registers s and returns its id.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/jsondiff"
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // AssertionKind names what an assertion checks.
@@ -166,7 +167,7 @@ func checkOutputSchema(result, outputSchema json.RawMessage) error {
 	if len(outputSchema) == 0 {
 		return fmt.Errorf("the tool declares no outputSchema")
 	}
-	var r backend.CallToolResult
+	var r mcpclient.CallToolResult
 	if err := json.Unmarshal(result, &r); err != nil {
 		return fmt.Errorf("the answer is not a tools/call result: %v", err)
 	}

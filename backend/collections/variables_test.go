@@ -1,4 +1,4 @@
-package backend_test
+package collections_test
 
 import (
 	"encoding/json"
