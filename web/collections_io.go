@@ -15,7 +15,7 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-// Collection files (backend/collection_file.go) in and out of the
+// Collection files (backend/collections/file.go) in and out of the
 // dashboard: the export control of a collection's page, the import form of
 // /collections, and the same two in the JSON API.
 

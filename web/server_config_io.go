@@ -15,7 +15,7 @@ import (
 	"github.com/mcp-playground/playground/views"
 )
 
-// Server lists in and out of the dashboard (backend/server_config_io.go):
+// Server lists in and out of the dashboard (backend/serverconfig):
 // the import form, its preview, the import itself, and each server's
 // entry for Claude Desktop / Cursor, VS Code and the MCP registry.
 

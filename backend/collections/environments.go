@@ -17,7 +17,7 @@ type Environment struct {
 	Name         string
 	Values       []EnvValue // by name
 	// Origins are where its secret values may be sent (see
-	// environment_origins.go); none lets stored secrets go nowhere.
+	// origins.go); none lets stored secrets go nowhere.
 	Origins []string
 }
 
