@@ -11,7 +11,7 @@ import (
 // should answer. The answer comes from the recorded response frame, as
 // when an example is saved (secrets the run hid stay hidden). Only a
 // failure with a recorded answer, whose example still exists, can be
-// accepted; anything else is an EInvalid *Error. It returns the example
+// accepted; anything else is an EInvalid *backend.Error. It returns the example
 // as it is now.
 func (s *Service) AcceptAnswer(ctx context.Context, collectionID, runID, resultID int64) (Example, error) {
 	_, results, err := s.store.GetRun(ctx, collectionID, runID)

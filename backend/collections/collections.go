@@ -69,9 +69,9 @@ type Example struct {
 }
 
 // Store persists collections, their examples and their runs.
-// Lookups of a missing thing return an ENotFound *Error; a duplicate name
+// Lookups of a missing thing return an ENotFound *backend.Error; a duplicate name
 // (a collection's, or an example's within its collection) an EConflict
-// *Error with Fields["name"] set.
+// *backend.Error with Fields["name"] set.
 type Store interface {
 	CreateCollection(ctx context.Context, c Collection) (Collection, error)
 	ListCollections(ctx context.Context) ([]Collection, error)
@@ -83,7 +83,7 @@ type Store interface {
 	CollectionByName(ctx context.Context, name string) (Collection, bool, error)
 	// ImportCollection stores c with its examples (in order) and
 	// environments in one transaction: all or nothing. A taken name is an
-	// EConflict *Error.
+	// EConflict *backend.Error.
 	ImportCollection(ctx context.Context, c Collection, examples []Example, envs []Environment) (Collection, error)
 	UpdateCollection(ctx context.Context, c Collection) error
 	DeleteCollection(ctx context.Context, id int64) error
@@ -158,7 +158,7 @@ func New(store Store, frames Frames, sessions Sessions, caller Caller, log *slog
 // maxNameLen bounds collection and example names, in characters.
 const maxNameLen = 100
 
-// checkName trims name and returns it, or an EInvalid *Error for field.
+// checkName trims name and returns it, or an EInvalid *backend.Error for field.
 func checkName(name, field, what string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
@@ -226,7 +226,7 @@ type SaveRequest struct {
 // Save stores a recorded call as an example: the request's method and
 // params come from the stored request frame, the snapshot from the stored
 // response (its result, or its JSON-RPC error). Bad input is an EInvalid
-// *Error whose Fields name the form field.
+// *backend.Error whose Fields name the form field.
 func (s *Service) Save(ctx context.Context, r SaveRequest) (Collection, Example, error) {
 	name, err := checkName(r.Name, "name", "example")
 	if err != nil {
@@ -374,7 +374,7 @@ type ExampleEdit struct {
 	Captures       []Capture
 }
 
-// UpdateExample applies an edit. Bad input is an EInvalid *Error whose
+// UpdateExample applies an edit. Bad input is an EInvalid *backend.Error whose
 // Fields name "params", "volatile", "assertions" or "captures".
 func (s *Service) UpdateExample(ctx context.Context, collectionID, id int64, edit ExampleEdit) error {
 	ex, err := s.store.GetExample(ctx, collectionID, id)
@@ -409,7 +409,7 @@ func (s *Service) UpdateExample(ctx context.Context, collectionID, id int64, edi
 }
 
 // checkVolatile reports a volatile path that is not a JSON Pointer as an
-// EInvalid *Error for the field "volatile".
+// EInvalid *backend.Error for the field "volatile".
 func checkVolatile(p string) error {
 	if !jsondiff.ValidPointer(p) {
 		return backend.InvalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
@@ -418,7 +418,7 @@ func checkVolatile(p string) error {
 }
 
 // checkExampleChecks reports the first bad assertion or capture of ex as
-// an EInvalid *Error for the field "assertions" or "captures".
+// an EInvalid *backend.Error for the field "assertions" or "captures".
 func checkExampleChecks(ex Example) error {
 	for i, a := range ex.Assertions {
 		if err := a.Validate(); err != nil {

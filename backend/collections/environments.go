@@ -31,7 +31,7 @@ type EnvValue struct {
 
 // EnvironmentStore persists environments. Listings leave secret values
 // empty; EnvironmentValues alone returns them, decrypted, to run with.
-// A duplicate name within a collection is an EConflict *Error with
+// A duplicate name within a collection is an EConflict *backend.Error with
 // Fields["name"] set.
 type EnvironmentStore interface {
 	ListEnvironments(ctx context.Context, collectionID int64) ([]Environment, error)
@@ -61,7 +61,7 @@ func (s *Service) Environment(ctx context.Context, collectionID, id int64) (Envi
 // its stored value, unless the save lets the secrets go to an origin they
 // could not go to before and who is not an admin: then every stored
 // secret must be typed again, so that only someone who knows a secret
-// sends it somewhere new. Bad input is an EInvalid *Error whose Fields
+// sends it somewhere new. Bad input is an EInvalid *backend.Error whose Fields
 // name "name", "values" or "origins".
 func (s *Service) SaveEnvironment(ctx context.Context, e Environment, who backend.Role) (Environment, error) {
 	name, err := checkName(e.Name, "name", "environment")
@@ -109,7 +109,7 @@ func (s *Service) checkWidening(ctx context.Context, e Environment) error {
 }
 
 // checkEnvValues reports a bad or repeated variable name as an EInvalid
-// *Error for the field "values".
+// *backend.Error for the field "values".
 func checkEnvValues(values []EnvValue) error {
 	seen := map[string]bool{}
 	for _, v := range values {

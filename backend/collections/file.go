@@ -92,7 +92,7 @@ func (f File) Encode() ([]byte, error) {
 }
 
 // DecodeFile reads and checks a collection file. What is wrong
-// with it is an EInvalid *Error for people: not JSON (with the line), not
+// with it is an EInvalid *backend.Error for people: not JSON (with the line), not
 // a collection file, a version this build cannot read, or the first bad
 // example or environment.
 func DecodeFile(data []byte) (File, error) {
@@ -290,7 +290,7 @@ func (s *Service) Export(ctx context.Context, collectionID int64, listing *backe
 
 // Import stores a decoded collection file as a new collection, whole or
 // not at all. A collection of that name already existing is an EConflict
-// *Error; secrets come in without values, to be filled in.
+// *backend.Error; secrets come in without values, to be filled in.
 func (s *Service) Import(ctx context.Context, f File) (Collection, error) {
 	if err := f.check(); err != nil {
 		return Collection{}, err

@@ -22,7 +22,7 @@ import (
 const maxOrigins = 50
 
 // checkOrigins returns origins trimmed, normalised, without repeats, in
-// order, or an EInvalid *Error for the field "origins".
+// order, or an EInvalid *backend.Error for the field "origins".
 func checkOrigins(origins []string) ([]string, error) {
 	out := []string{}
 	for _, o := range origins {
@@ -62,7 +62,7 @@ func (env Environment) hasSecrets() bool {
 	return slices.ContainsFunc(env.Values, func(v EnvValue) bool { return v.Secret })
 }
 
-// mayGo says, as an EForbidden *Error, why env's secret variables may not
+// mayGo says, as an EForbidden *backend.Error, why env's secret variables may not
 // be sent to dest (a session's Destinations), or returns nil. stored says
 // the environment holds secret values of its own (not only values given
 // with the run).

@@ -47,7 +47,7 @@ func (f Format) Label() string {
 }
 
 // ParseFormat returns the format named s ("claude", "cursor",
-// "vscode", "registry"), or an EInvalid *Error.
+// "vscode", "registry"), or an EInvalid *backend.Error.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "claude", "cursor", "mcpservers", "":
@@ -81,7 +81,7 @@ const MaxBytes = 1 << 20
 // format from its top-level keys: "mcpServers" (Claude), "servers" or
 // "mcp.servers" as in VS Code's settings.json (VS Code), "packages" or
 // "remotes", or an array of such objects (registry). Malformed input is an
-// EInvalid *Error whose message names the entry and field at fault.
+// EInvalid *backend.Error whose message names the entry and field at fault.
 func Parse(data []byte) (List, error) {
 	data = bytes.TrimSpace(data)
 	switch {
