@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/collections"
+	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -19,7 +20,7 @@ import (
 // Every run is stored.
 func TestCollectionSaveAndRun(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 
@@ -220,7 +221,7 @@ func TestJudge(t *testing.T) {
 // Without the environment, neither is sent.
 func TestCollectionVariables(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 	col, err := cols.Create(ctx, "vars", "")
@@ -367,7 +368,7 @@ func TestExampleChecksValidate(t *testing.T) {
 // in the stored results' diffs and checks.
 func TestCollectionRunHidesSecrets(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "secrets", "")
@@ -431,7 +432,7 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 // that never answers, storing the rest as errors.
 func TestCollectionStart(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := collections.New(e.db, e.db, e.db, e.pool, testLogger(t))
 	col, _ := cols.Create(ctx, "slow", "")

@@ -2,7 +2,6 @@ package collections_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -10,54 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/collections"
+	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
-// roleEnv makes the test binary act as an MCP server over stdio instead of
-// running the tests: "sdk" runs newSDKServer.
-const roleEnv = "COLLECTIONS_TEST_ROLE"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(roleEnv) == "sdk" {
-		if err := newSDKServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	sdktest.ServeIfAsked()
 	os.Exit(m.Run())
-}
-
-type echoArgs struct {
-	Text string `json:"text"`
-}
-
-// newSDKServer returns an official Go SDK server with the tools echo
-// (answers its text) and hang (waits until cancelled).
-func newSDKServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "sdk-test", Version: "1.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"},
-		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-		})
-	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "waits until cancelled"},
-		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-			<-ctx.Done()
-			return nil, nil, ctx.Err()
-		})
-	return s
-}
-
-// sdkStdioServer is a registered stdio server that re-runs this test
-// binary as newSDKServer. The race detector's pause at exit is turned off.
-func sdkStdioServer(name string) backend.Server {
-	return backend.Server{Name: name, Transport: backend.TransportStdio, Command: os.Args[0],
-		Env: map[string]string{roleEnv: "sdk", "GORACE": "atexit_sleep_ms=0"}}
 }
 
 // env is a backend over a temp-file database: what the collections

@@ -14,13 +14,14 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/collections"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
-// watchedSDKHTTPServer serves newSDKServer over Streamable HTTP and keeps
+// watchedSDKHTTPServer serves sdktest.Server over Streamable HTTP and keeps
 // the body of every request it is sent.
 func watchedSDKHTTPServer(tb testing.TB) (url string, bodies func() string) {
 	tb.Helper()
-	server := newSDKServer()
+	server := sdktest.Server()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	var mu sync.Mutex
 	var seen bytes.Buffer
@@ -53,7 +54,7 @@ func TestSecretEnvironmentGoesOnlyWhereAllowed(t *testing.T) {
 	ctx := testContext(t)
 	url, bodies := watchedSDKHTTPServer(t)
 	httpSess := e.MustConnect(t, e.MustServer(t, backend.Server{Name: "elsewhere", Transport: backend.TransportHTTP, URL: url}))
-	stdioSess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("home")))
+	stdioSess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("home")))
 	origin := strings.TrimSuffix(url, "/mcp")
 	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "secrets", "")
