@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // TestPoolCancelCall runs a call that reports progress and then waits,
@@ -18,7 +19,7 @@ import (
 // is not found.
 func TestPoolCancelCall(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	sub := e.hub.Subscribe(sess.ID)
 	defer sub.Close()
 	ctx := testContext(t)

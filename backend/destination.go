@@ -2,7 +2,9 @@ package backend
 
 import (
 	"encoding/pem"
+	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -128,4 +130,50 @@ func pemCertificates(bundle string) []string {
 		}
 		out = append(out, string(block.Bytes))
 	}
+}
+
+// StdioDestination is the destination of every stdio server (see
+// Destinations); an environment lists it to let its secrets go there.
+const StdioDestination = "stdio"
+
+// Destinations are the places a session of s sends what it is given:
+// "stdio" for a stdio server; for an http or sse server the origin of its
+// URL and, when it has one, of its proxy.
+func Destinations(s Server) []string {
+	if s.Transport == TransportStdio {
+		return []string{StdioDestination}
+	}
+	var out []string
+	for _, raw := range []string{s.URL, s.Proxy} {
+		if raw == "" {
+			continue
+		}
+		o, err := NormalOrigin(raw)
+		if err != nil {
+			o = raw // never allowed: no listed origin equals it
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// NormalOrigin is the origin of an absolute http(s) URL, lower case,
+// without user info, path or a default port.
+func NormalOrigin(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", fmt.Errorf("%q is not an origin such as https://mcp.example.com", raw)
+	}
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if port == "" || (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		if strings.Contains(host, ":") {
+			return u.Scheme + "://[" + host + "]", nil
+		}
+		return u.Scheme + "://" + host, nil
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return u.Scheme + "://" + host + ":" + port, nil
 }

@@ -43,7 +43,7 @@ func (in *Inbox) AcceptElicit(id int64, content json.RawMessage, by string) erro
 		if _, err := ElicitURLTarget(p.URL); err != nil {
 			return Errorf(EInvalid, "The URL is not offered, so it cannot be accepted; decline or cancel.")
 		}
-	case !isJSONObject(content):
+	case !IsJSONObject(content):
 		return Errorf(EInvalid, "A form is accepted with an object of its values.")
 	default:
 		res.Content = content

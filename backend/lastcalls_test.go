@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // TestCallResponseFrameAndLastCall asks a call for its stored response
@@ -14,7 +15,7 @@ import (
 // arguments sent; a JSON-RPC error and a failure are remembered too.
 func TestCallResponseFrameAndLastCall(t *testing.T) {
 	e := MustEnv(t)
-	serverID := e.MustServer(t, sdkStdioServer("sdk"))
+	serverID := e.MustServer(t, sdktest.StdioServer("sdk"))
 	sess := e.MustConnect(t, serverID)
 	ctx := testContext(t)
 	last := backend.NewLastCalls(e.db, e.db)

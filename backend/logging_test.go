@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // callLog calls the SDK server's log tool on a session.
@@ -47,7 +48,7 @@ func TestSetLogLevel(t *testing.T) {
 	for _, era := range []backend.Era{backend.EraLegacy, backend.EraModern} {
 		t.Run(string(era), func(t *testing.T) {
 			e := MustEnv(t)
-			srv := sdkStdioServer("logs")
+			srv := sdktest.StdioServer("logs")
 			srv.Era = era
 			sess := e.MustConnect(t, e.MustServer(t, srv))
 
@@ -108,7 +109,7 @@ func TestSetLogLevel(t *testing.T) {
 
 func TestListLogsPages(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("pages")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("pages")))
 	if err := e.pool.SetLogLevel(testContext(t), sess.ID, "debug"); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // pngIcon is a 1×1 PNG as a data: URI.
@@ -142,7 +143,7 @@ func TestCapabilities(t *testing.T) {
 
 func TestPoolOverviewModernEra(t *testing.T) {
 	e := MustEnv(t)
-	srv := sdkStdioServer("modern")
+	srv := sdktest.StdioServer("modern")
 	srv.Era = backend.EraModern
 	sess := e.MustConnect(t, e.MustServer(t, srv))
 

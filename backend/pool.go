@@ -375,8 +375,9 @@ func (p *Pool) HideValues(sessionID int64, values []string) {
 	}
 }
 
-// Destinations implements Caller: where the live session sends, from the
-// server's settings when it connected (an edit since does not move it).
+// Destinations implements collections.Caller: where the live session
+// sends, from the server's settings when it connected (an edit since does
+// not move it).
 func (p *Pool) Destinations(sessionID int64) ([]string, error) {
 	ls, err := p.get(sessionID)
 	if err != nil {

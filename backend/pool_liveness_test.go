@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -32,7 +33,7 @@ func TestPoolHTTPServerGoesAway(t *testing.T) {
 			e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, e.inbox, testLogger(t), mcpclient.Implementation{Name: "playground-test", Version: "0"},
 				backend.WithKeepAlive(200*time.Millisecond))
 			t.Cleanup(e.pool.Close)
-			server := newSDKServer()
+			server := sdktest.Server()
 			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, tt.hopts))
 			srvID := e.MustServer(t, httpServer("going", ts.URL+"/mcp"))
 			sess := e.MustConnect(t, srvID)

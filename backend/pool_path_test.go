@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // TestPoolStartsAProgramOnTheServersPATH registers a stdio server by a bare
@@ -16,7 +18,7 @@ func TestPoolStartsAProgramOnTheServersPATH(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "sdk-on-server-path"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv := sdkStdioServer("on the server's PATH")
+	srv := sdktest.StdioServer("on the server's PATH")
 	srv.Command = "sdk-on-server-path"
 	srv.Env["PATH"] = dir + string(filepath.ListSeparator) + os.Getenv("PATH")
 	sess := e.MustConnect(t, e.MustServer(t, srv))

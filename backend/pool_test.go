@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -350,7 +351,7 @@ func TestPoolStdioExitReason(t *testing.T) {
 func TestPoolStdioServerGoesAway(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
-	srvID := e.MustServer(t, sdkStdioServer("stdio-sdk"))
+	srvID := e.MustServer(t, sdktest.StdioServer("stdio-sdk"))
 	sess := e.MustConnect(t, srvID)
 	if sess.ProtocolVersion != "2025-11-25" || sess.PeerName != "sdk-test" {
 		t.Errorf("session = %+v", sess)
@@ -414,7 +415,7 @@ func TestPoolCloseClosesEverySession(t *testing.T) {
 	e := MustEnv(t)
 	ctx := testContext(t)
 	httpID := e.MustServer(t, httpServer("http", MustSDKHTTPServer(t)))
-	stdioID := e.MustServer(t, sdkStdioServer("stdio"))
+	stdioID := e.MustServer(t, sdktest.StdioServer("stdio"))
 	s1 := e.MustConnect(t, httpID)
 	s2 := e.MustConnect(t, stdioID)
 
@@ -439,7 +440,7 @@ func TestPoolCloseClosesEverySession(t *testing.T) {
 
 func TestPoolSessionOutlivesTheConnectContext(t *testing.T) {
 	e := MustEnv(t)
-	for _, srv := range []backend.Server{httpServer("http", MustSDKHTTPServer(t)), sdkStdioServer("stdio")} {
+	for _, srv := range []backend.Server{httpServer("http", MustSDKHTTPServer(t)), sdktest.StdioServer("stdio")} {
 		t.Run(string(srv.Transport), func(t *testing.T) {
 			srvID := e.MustServer(t, srv)
 			cctx, cancel := context.WithCancel(context.Background())

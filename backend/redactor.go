@@ -35,7 +35,7 @@ func NewRedactor(s Server) Redactor {
 	var values []string
 	for _, m := range []map[string]string{s.Env, s.Headers} {
 		for k, v := range m {
-			if isSecretPair(k, v) {
+			if IsSecretPair(k, v) {
 				values = append(values, v)
 			}
 		}
@@ -87,11 +87,12 @@ func (r Redactor) With(values ...string) Redactor {
 
 // Text returns text with the secrets replaced.
 func (r Redactor) Text(text string) string {
-	return r.withoutValues(RedactURLsIn(text))
+	return r.WithoutValues(RedactURLsIn(text))
 }
 
-// withoutValues returns text with the secret values replaced.
-func (r Redactor) withoutValues(text string) string {
+// WithoutValues returns text with the secret values replaced (URLs left
+// as they are, unlike Text).
+func (r Redactor) WithoutValues(text string) string {
 	for _, v := range r.values {
 		text = strings.ReplaceAll(text, v, RedactedValue)
 	}
@@ -119,7 +120,7 @@ func (r Redactor) Frame(f mcpclient.Frame) mcpclient.Frame {
 	switch {
 	case f.Kind == mcpclient.KindMessage:
 		if r.holdsValue(f.Body) {
-			f.Body = []byte(r.withoutValues(string(f.Body)))
+			f.Body = []byte(r.WithoutValues(string(f.Body)))
 		}
 	case r.mayChange(f.Body):
 		if redacted := r.Text(string(f.Body)); redacted != string(f.Body) {
@@ -146,7 +147,7 @@ func (r Redactor) hideInHTTP(info *mcpclient.HTTPInfo) *mcpclient.HTTPInfo {
 			case configured:
 				hidden = RedactedValue
 			case !IsSecretName(name) && r.holdsValue([]byte(v)):
-				hidden = r.withoutValues(v)
+				hidden = r.WithoutValues(v)
 			}
 			if hidden == v {
 				continue
@@ -165,32 +166,13 @@ func (r Redactor) hideInHTTP(info *mcpclient.HTTPInfo) *mcpclient.HTTPInfo {
 	return out
 }
 
-// hideInResult returns a run result with the secret values replaced in its
-// message, its diff's values and its checks' messages.
-func (r Redactor) hideInResult(res RunResult) RunResult {
-	if len(r.values) == 0 {
-		return res
-	}
-	res.Message = r.withoutValues(res.Message)
-	res.Diff = slices.Clone(res.Diff)
-	for i, c := range res.Diff {
-		c.Old, c.New = r.hideInJSON(c.Old), r.hideInJSON(c.New)
-		res.Diff[i] = c
-	}
-	res.Checks = slices.Clone(res.Checks)
-	for i := range res.Checks {
-		res.Checks[i].Message = r.withoutValues(res.Checks[i].Message)
-	}
-	return res
-}
-
-// hideInJSON replaces the secret values in a JSON text; it stays valid
+// WithoutValuesInJSON replaces the secret values in a JSON text; it stays valid
 // JSON, since a value is replaced within a string as it reads there.
-func (r Redactor) hideInJSON(raw json.RawMessage) json.RawMessage {
+func (r Redactor) WithoutValuesInJSON(raw json.RawMessage) json.RawMessage {
 	if !r.holdsValue(raw) {
 		return raw
 	}
-	return json.RawMessage(r.withoutValues(string(raw)))
+	return json.RawMessage(r.WithoutValues(string(raw)))
 }
 
 // mayChange reports whether Text could change body.

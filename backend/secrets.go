@@ -242,7 +242,7 @@ func restoreParams(edited, stored string) string {
 
 // Redacted returns a copy of s fit to show people who may not read its
 // secrets: the URL and the proxy URL redacted (RedactURL), and RedactedValue in place of each
-// env and header value that is secret (isSecretPair). The Server it
+// env and header value that is secret (IsSecretPair). The Server it
 // returns is for display and forms only; saving it through Registry.Update
 // keeps the secrets it hides.
 func (s Server) Redacted() Server {
@@ -253,10 +253,10 @@ func (s Server) Redacted() Server {
 	return s
 }
 
-// isSecretPair reports whether an env or header value is a secret: its
+// IsSecretPair reports whether an env or header value is a secret: its
 // name looks secret, or it holds a URL with secrets (DATABASE_URL=
 // postgres://user:pw@host).
-func isSecretPair(name, value string) bool {
+func IsSecretPair(name, value string) bool {
 	return IsSecretName(name) || RedactURLsIn(value) != value
 }
 
@@ -266,7 +266,7 @@ func redactPairs(m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		if v != "" && isSecretPair(k, v) {
+		if v != "" && IsSecretPair(k, v) {
 			v = RedactedValue
 		}
 		out[k] = v

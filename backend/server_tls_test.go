@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/serverconfig"
 )
 
 // testCertPEM returns a self-signed CA certificate named cn, valid until
@@ -158,7 +159,7 @@ func TestCookieHeaderIsSecret(t *testing.T) {
 	if got := s.Redacted().Headers["Cookie"]; got != backend.RedactedValue {
 		t.Errorf("Redacted Cookie header = %q", got)
 	}
-	out, err := backend.ExportServers([]backend.Server{s}, backend.FormatClaude)
+	out, err := serverconfig.Export([]backend.Server{s}, serverconfig.FormatClaude)
 	if err != nil || strings.Contains(string(out.JSON), "abc123") {
 		t.Errorf("export = %s, %v; want the cookie left out", out.JSON, err)
 	}
@@ -180,8 +181,8 @@ func TestExportNotesTLSSettings(t *testing.T) {
 	s := backend.Server{Name: "tls", Transport: backend.TransportHTTP, URL: "https://h/mcp",
 		CACertPEM: testCertPEM(t, "Root", time.Now().Add(time.Hour)), InsecureSkipVerify: true, Proxy: "http://u:secretpw@proxy:3128"}
 	plain := backend.Server{Name: "plain", Transport: backend.TransportHTTP, URL: "https://h2/mcp"}
-	for _, format := range []backend.ConfigFormat{backend.FormatClaude, backend.FormatVSCode, backend.FormatRegistry} {
-		out, err := backend.ExportServers([]backend.Server{s, plain}, format)
+	for _, format := range []serverconfig.Format{serverconfig.FormatClaude, serverconfig.FormatVSCode, serverconfig.FormatRegistry} {
+		out, err := serverconfig.Export([]backend.Server{s, plain}, format)
 		if err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}

@@ -201,14 +201,14 @@ func validImported(in ImportedFrame) error {
 	if in.Time.IsZero() {
 		return Errorf(EInvalid, "Line %d: the frame has no time.", in.Line)
 	}
-	if !printable(in.ServerName) {
+	if !Printable(in.ServerName) {
 		return Errorf(EInvalid, "Line %d: the server name %q is not printable text.", in.Line, in.ServerName)
 	}
 	if in.ID <= 0 {
 		return Errorf(EInvalid, "Line %d: the frame has no id.", in.Line)
 	}
 	if in.RPCID != "" && !isRPCID([]byte(in.RPCID)) {
-		return Errorf(EInvalid, "Line %d: the rpcId %s is not a JSON-RPC id, which is a string or a number.", in.Line, cut(in.RPCID, 40))
+		return Errorf(EInvalid, "Line %d: the rpcId %s is not a JSON-RPC id, which is a string or a number.", in.Line, Cut(in.RPCID, 40))
 	}
 	return nil
 }

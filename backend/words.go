@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Count says n of noun for people: "1 change", "0 changes", "2 changes".
@@ -30,4 +31,15 @@ func FormatDuration(d time.Duration) string {
 		return fmt.Sprintf("%.3f s", d.Seconds())
 	}
 	return d.Round(time.Second).String()
+}
+
+// Cut shortens s to at most n bytes (on a rune boundary), marking the cut.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

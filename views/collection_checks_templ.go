@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // ExampleEditForm is an example's edit form as shown: the stored values,
@@ -26,7 +26,7 @@ type ExampleEditForm struct {
 	// assertions alone judge the answer).
 	CompareSnapshot bool
 	Assertions      []AssertionRow
-	Captures        []backend.Capture
+	Captures        []collections.Capture
 }
 
 // AssertionRow is one assertion row of the form, as typed.
@@ -39,7 +39,7 @@ type AssertionRow struct {
 }
 
 // ExampleEditFormOf is the edit form of a stored example.
-func ExampleEditFormOf(ex backend.Example) ExampleEditForm {
+func ExampleEditFormOf(ex collections.Example) ExampleEditForm {
 	f := ExampleEditForm{Description: ex.Description, Params: prettyJSON(ex.Params), Volatile: strings.Join(ex.Volatile, "\n"),
 		CompareSnapshot: !ex.AssertionsOnly, Captures: ex.Captures}
 	for _, a := range ex.Assertions {
@@ -54,16 +54,16 @@ func ExampleEditFormOf(ex backend.Example) ExampleEditForm {
 
 // assertionKinds are the kinds the form offers, with their labels.
 var assertionKinds = []struct{ Kind, Label string }{
-	{string(backend.AssertEquals), "equals"},
-	{string(backend.AssertExists), "exists"},
-	{string(backend.AssertMatches), "matches pattern"},
-	{string(backend.AssertOutputSchema), "matches outputSchema"},
-	{string(backend.AssertLatency), "latency below"},
+	{string(collections.AssertEquals), "equals"},
+	{string(collections.AssertExists), "exists"},
+	{string(collections.AssertMatches), "matches pattern"},
+	{string(collections.AssertOutputSchema), "matches outputSchema"},
+	{string(collections.AssertLatency), "latency below"},
 }
 
 // exampleChecks is the compact read view of an example's assertions and
 // captures.
-func exampleChecks(ex backend.Example) templ.Component {
+func exampleChecks(ex collections.Example) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -343,7 +343,7 @@ func checksEditor(id string, f ExampleEditForm, errs map[string]string) templ.Co
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = editableRows(RowList{Key: "capture-" + id, TestID: "capture-rows", Add: "Add capture", AddTestID: "add-capture",
-			Rows: rowsOf(f.Captures, func(_ int, c backend.Capture) templ.Component { return captureRow(c) }), Blank: captureRow(backend.Capture{}), New: captureRow(backend.Capture{})}).Render(ctx, templ_7745c5c3_Buffer)
+			Rows: rowsOf(f.Captures, func(_ int, c collections.Capture) templ.Component { return captureRow(c) }), Blank: captureRow(collections.Capture{}), New: captureRow(collections.Capture{})}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -505,7 +505,7 @@ func assertionRow(r AssertionRow) templ.Component {
 	})
 }
 
-func captureRow(c backend.Capture) templ.Component {
+func captureRow(c collections.Capture) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -557,7 +557,7 @@ func captureRow(c backend.Capture) templ.Component {
 }
 
 // runChecks lists how a result's assertions fared.
-func runChecks(checks []backend.CheckResult) templ.Component {
+func runChecks(checks []collections.CheckResult) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

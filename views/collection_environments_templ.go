@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // EnvironmentForm is the form that creates (ID 0) or edits an environment,
@@ -38,7 +38,7 @@ type EnvRow struct {
 
 // EnvironmentFormOf is the edit form of a stored environment (secret
 // values already empty, as listings give them).
-func EnvironmentFormOf(e backend.Environment) EnvironmentForm {
+func EnvironmentFormOf(e collections.Environment) EnvironmentForm {
 	f := EnvironmentForm{ID: e.ID, Name: e.Name, Origins: strings.Join(e.Origins, "\n")}
 	for _, v := range e.Values {
 		f.Rows = append(f.Rows, EnvRow{Name: v.Name, Value: v.Value, Secret: v.Secret})
@@ -49,7 +49,7 @@ func EnvironmentFormOf(e backend.Environment) EnvironmentForm {
 // environmentsCard lists the collection's environments, each with its
 // edit and delete forms, and the form that makes one. refused is the
 // form whose save was refused (ID 0 for the new one), shown open.
-func environmentsCard(csrf string, col backend.Collection, envs []backend.Environment, refused *EnvironmentForm) templ.Component {
+func environmentsCard(csrf string, col collections.Collection, envs []collections.Environment, refused *EnvironmentForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -695,7 +695,7 @@ func envFieldID(collectionID, envID int64, what string) string {
 }
 
 // envFormFor is the edit form of e: the refused one when it is e's.
-func envFormFor(e backend.Environment, refused *EnvironmentForm) (EnvironmentForm, bool) {
+func envFormFor(e collections.Environment, refused *EnvironmentForm) (EnvironmentForm, bool) {
 	if refused != nil && refused.ID == e.ID {
 		return *refused, true
 	}
@@ -713,7 +713,7 @@ func newEnvForm(refused *EnvironmentForm) (EnvironmentForm, bool) {
 
 // envOrigins says where an environment's secrets may be sent; nothing
 // when it has none.
-func envOrigins(e backend.Environment) templ.Component {
+func envOrigins(e collections.Environment) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -760,7 +760,7 @@ func envOrigins(e backend.Environment) templ.Component {
 	})
 }
 
-func envHasSecret(e backend.Environment) bool {
+func envHasSecret(e collections.Environment) bool {
 	for _, v := range e.Values {
 		if v.Secret {
 			return true

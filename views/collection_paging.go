@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // CollectionsURL is the address of the page of collections named after
@@ -33,7 +33,7 @@ func CollectionPageURL(id int64, examplesAfter int, runsBefore int64) string {
 	return collectionURL(id) + "?" + q.Encode()
 }
 
-func collectionsPagerLinks(list backend.Page[backend.Collection], after string) []pagerLink {
+func collectionsPagerLinks(list collections.Page[collections.Collection], after string) []pagerLink {
 	var links []pagerLink
 	if after != "" {
 		links = append(links, pagerLink{"First page", CollectionsURL(""), "collections-first"})

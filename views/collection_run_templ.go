@@ -12,14 +12,14 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // RunPage is the report of one run: each example's outcome, and for a
 // failure its message, checks and diff; accepted is the result whose
 // answer was just made its example's snapshot (nil for none). While the run goes on, the report
 // refreshes itself (see RunReport).
-func RunPage(p Page, c backend.Collection, run backend.Run, results []backend.RunResult, accepted *backend.RunResult) templ.Component {
+func RunPage(p Page, c collections.Collection, run collections.Run, results []collections.RunResult, accepted *collections.RunResult) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -149,7 +149,7 @@ func RunPage(p Page, c backend.Collection, run backend.Run, results []backend.Ru
 // stops. Once it has finished, an editor may accept a failed example's
 // answer as its new snapshot, except the result accepted (0 for none)
 // just now.
-func RunReport(csrf string, c backend.Collection, run backend.Run, results []backend.RunResult, accepted int64) templ.Component {
+func RunReport(csrf string, c collections.Collection, run collections.Run, results []collections.RunResult, accepted int64) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -501,7 +501,7 @@ func RunReport(csrf string, c backend.Collection, run backend.Run, results []bac
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				if CanEdit(ctx) && !run.Finished.IsZero() && r.Outcome == backend.RunFail && r.ResponseFrameID != 0 && r.ExampleID != 0 && r.ID != accepted {
+				if CanEdit(ctx) && !run.Finished.IsZero() && r.Outcome == collections.RunFail && r.ResponseFrameID != 0 && r.ExampleID != 0 && r.ID != accepted {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<form method=\"post\" action=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -554,7 +554,7 @@ func RunProgressURL(collectionID, runID int64) string {
 	return runURL(collectionID, runID) + "/report"
 }
 
-func runPolling(c backend.Collection, run backend.Run) templ.Attributes {
+func runPolling(c collections.Collection, run collections.Run) templ.Attributes {
 	if !run.Finished.IsZero() {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -18,16 +19,16 @@ import (
 // capture rows as c_name and c_path; rows left blank are ignored. An
 // unchecked "compare" judges the example by its assertions alone. A row
 // that cannot be read is an EInvalid *Error for the field "assertions".
-func exampleEditOf(c echo.Context) (views.ExampleEditForm, backend.ExampleEdit, error) {
+func exampleEditOf(c echo.Context) (views.ExampleEditForm, collections.ExampleEdit, error) {
 	values, err := c.FormParams()
 	if err != nil {
-		return views.ExampleEditForm{}, backend.ExampleEdit{}, err
+		return views.ExampleEditForm{}, collections.ExampleEdit{}, err
 	}
 	form := views.ExampleEditForm{
 		Description: values.Get("description"), Params: values.Get("params"), Volatile: values.Get("volatile"),
 		CompareSnapshot: values.Get("compare") != "",
 	}
-	edit := backend.ExampleEdit{Description: form.Description, Params: form.Params, Volatile: form.Volatile, AssertionsOnly: !form.CompareSnapshot}
+	edit := collections.ExampleEdit{Description: form.Description, Params: form.Params, Volatile: form.Volatile, AssertionsOnly: !form.CompareSnapshot}
 	var bad error
 	for i := range values["a_kind"] {
 		row := views.AssertionRow{
@@ -46,8 +47,8 @@ func exampleEditOf(c echo.Context) (views.ExampleEditForm, backend.ExampleEdit, 
 		edit.Assertions = append(edit.Assertions, a)
 	}
 	for i := range values["c_name"] {
-		cp := backend.Capture{Name: strings.TrimSpace(nth(values["c_name"], i)), Path: strings.TrimSpace(nth(values["c_path"], i))}
-		if cp != (backend.Capture{}) {
+		cp := collections.Capture{Name: strings.TrimSpace(nth(values["c_name"], i)), Path: strings.TrimSpace(nth(values["c_path"], i))}
+		if cp != (collections.Capture{}) {
 			form.Captures = append(form.Captures, cp)
 		}
 	}
@@ -57,25 +58,25 @@ func exampleEditOf(c echo.Context) (views.ExampleEditForm, backend.ExampleEdit, 
 
 // assertionOf is the assertion a row asks for; it carries only the
 // inputs its kind uses.
-func assertionOf(row views.AssertionRow) (backend.Assertion, error) {
-	a := backend.Assertion{Kind: backend.AssertionKind(row.Kind)}
+func assertionOf(row views.AssertionRow) (collections.Assertion, error) {
+	a := collections.Assertion{Kind: collections.AssertionKind(row.Kind)}
 	switch a.Kind {
 	case "":
 		return a, fmt.Errorf("pick what it checks")
-	case backend.AssertEquals:
+	case collections.AssertEquals:
 		a.Path, a.Value = row.Path, json.RawMessage(row.Value)
 		if !json.Valid(a.Value) {
 			return a, fmt.Errorf("the expected value %s is not JSON (quote text: \"hi\")", row.Value)
 		}
-	case backend.AssertMatches:
+	case collections.AssertMatches:
 		a.Path, a.Pattern = row.Path, row.Pattern
-	case backend.AssertLatency:
+	case collections.AssertLatency:
 		n, err := strconv.ParseInt(row.MaxMS, 10, 64)
 		if err != nil {
 			return a, fmt.Errorf("the latency bound %q is not a whole number of milliseconds", row.MaxMS)
 		}
 		a.MaxMS = n
-	case backend.AssertOutputSchema:
+	case collections.AssertOutputSchema:
 	default:
 		a.Path = row.Path
 	}

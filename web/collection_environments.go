@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -15,10 +15,10 @@ import (
 // lists v_name and v_value, and v_secret lists the indexes of the secret
 // rows; a row with neither name nor value is ignored. origins holds the
 // places its secrets may go, one a line.
-func environmentOf(c echo.Context, collectionID, envID int64) (backend.Environment, error) {
+func environmentOf(c echo.Context, collectionID, envID int64) (collections.Environment, error) {
 	values, err := c.FormParams()
 	if err != nil {
-		return backend.Environment{}, err
+		return collections.Environment{}, err
 	}
 	secret := map[int]bool{}
 	for _, v := range values["v_secret"] {
@@ -26,9 +26,9 @@ func environmentOf(c echo.Context, collectionID, envID int64) (backend.Environme
 			secret[i] = true
 		}
 	}
-	e := backend.Environment{ID: envID, CollectionID: collectionID, Name: values.Get("name"), Origins: strings.Split(values.Get("origins"), "\n")}
+	e := collections.Environment{ID: envID, CollectionID: collectionID, Name: values.Get("name"), Origins: strings.Split(values.Get("origins"), "\n")}
 	for i, name := range values["v_name"] {
-		v := backend.EnvValue{Name: strings.TrimSpace(name), Value: nth(values["v_value"], i), Secret: secret[i]}
+		v := collections.EnvValue{Name: strings.TrimSpace(name), Value: nth(values["v_value"], i), Secret: secret[i]}
 		if v.Name == "" && v.Value == "" {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -208,9 +209,9 @@ func (s *Server) runCollection(c echo.Context) error {
 	sessionID, err1 := formID(c, "session")
 	exampleID, err2 := formID(c, "example")
 	envID, err3 := formID(c, "environment")
-	var run backend.Run
+	var run collections.Run
 	if err = errors.Join(err1, err2, err3); err == nil {
-		req := backend.RunRequest{CollectionID: colID, SessionID: sessionID, ExampleID: exampleID, EnvironmentID: envID}
+		req := collections.RunRequest{CollectionID: colID, SessionID: sessionID, ExampleID: exampleID, EnvironmentID: envID}
 		run, err = s.deps.Collections.Start(c.Request().Context(), req)
 	}
 	if err != nil && run.ID == 0 && backend.ErrorCodeOf(err) != backend.EInternal {
@@ -270,7 +271,7 @@ func (s *Server) runReport(c echo.Context) error {
 
 // acceptedResult is the result the query's accepted names, nil when there
 // is none.
-func acceptedResult(c echo.Context, results []backend.RunResult) *backend.RunResult {
+func acceptedResult(c echo.Context, results []collections.RunResult) *collections.RunResult {
 	id, err := strconv.ParseInt(c.QueryParam("accepted"), 10, 64)
 	if err != nil {
 		return nil
@@ -308,19 +309,19 @@ func (s *Server) acceptAnswer(c echo.Context) error {
 const stopPolling = 286
 
 // loadRun reads the run that the :id and :run path parameters name.
-func (s *Server) loadRun(c echo.Context) (backend.Collection, backend.Run, []backend.RunResult, error) {
+func (s *Server) loadRun(c echo.Context) (collections.Collection, collections.Run, []collections.RunResult, error) {
 	colID, err := idParam(c)
 	if err != nil {
-		return backend.Collection{}, backend.Run{}, nil, err
+		return collections.Collection{}, collections.Run{}, nil, err
 	}
 	runID, err := pathID(c, "run")
 	if err != nil {
-		return backend.Collection{}, backend.Run{}, nil, err
+		return collections.Collection{}, collections.Run{}, nil, err
 	}
 	ctx := c.Request().Context()
 	col, err := s.deps.Collections.Collection(ctx, colID)
 	if err != nil {
-		return backend.Collection{}, backend.Run{}, nil, err
+		return collections.Collection{}, collections.Run{}, nil, err
 	}
 	run, results, err := s.deps.Collections.GetRun(ctx, colID, runID)
 	return col, run, results, err
@@ -361,9 +362,9 @@ func (s *Server) saveExample(c echo.Context) error {
 	f.CollectionID, err2 = formID(c, "collection")
 	err := errors.Join(err1, err2)
 	if err == nil {
-		var col backend.Collection
-		var ex backend.Example
-		col, ex, err = s.deps.Collections.Save(c.Request().Context(), backend.SaveRequest{
+		var col collections.Collection
+		var ex collections.Example
+		col, ex, err = s.deps.Collections.Save(c.Request().Context(), collections.SaveRequest{
 			ResponseFrameID: f.FrameID, CollectionID: f.CollectionID, NewCollection: f.NewCollection, Name: f.Name, Description: f.Description,
 		})
 		if err == nil {

@@ -11,17 +11,18 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/views"
 )
 
-// Collection files (backend/collection_file.go) in and out of the
+// Collection files (backend/collections/file.go) in and out of the
 // dashboard: the export control of a collection's page, the import form of
 // /collections, and the same two in the JSON API.
 
 // importBodyLimit bounds the body of an import: a collection file of
 // MaxCollectionFileBytes and one byte more, to tell that it is too large,
 // with room for the multipart envelope and the form's other fields.
-const importBodyLimit = backend.MaxCollectionFileBytes + 1<<20
+const importBodyLimit = collections.MaxFileBytes + 1<<20
 
 // importNoticeCookie carries, across the redirect after an import, what
 // came in (importNotice) to the new collection's page, which shows it once.
@@ -163,8 +164,8 @@ func (s *Server) collectionIO(c echo.Context, collectionID int64) (views.Collect
 func (s *Server) importCollection(c echo.Context) error {
 	fileName, data, err := uploadedFile(c, "file")
 	form := views.ImportForm{Name: c.FormValue("name"), File: fileName}
-	var f backend.CollectionFile
-	var col backend.Collection
+	var f collections.File
+	var col collections.Collection
 	if err == nil {
 		f, col, err = s.importFile(c.Request().Context(), data, form.Name)
 	}
@@ -198,7 +199,7 @@ func uploadedFile(c echo.Context, field string) (string, []byte, error) {
 		return fh.Filename, nil, bodyError("uploaded file", err)
 	}
 	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, backend.MaxCollectionFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(file, collections.MaxFileBytes+1))
 	if err != nil {
 		return fh.Filename, nil, bodyError("uploaded file", err)
 	}
@@ -207,10 +208,10 @@ func uploadedFile(c echo.Context, field string) (string, []byte, error) {
 
 // importFile decodes a collection file and stores it as a new collection,
 // named name when name is not blank.
-func (s *Server) importFile(ctx context.Context, data []byte, name string) (backend.CollectionFile, backend.Collection, error) {
-	f, err := backend.DecodeCollectionFile(data)
+func (s *Server) importFile(ctx context.Context, data []byte, name string) (collections.File, collections.Collection, error) {
+	f, err := collections.DecodeFile(data)
 	if err != nil {
-		return f, backend.Collection{}, err
+		return f, collections.Collection{}, err
 	}
 	if strings.TrimSpace(name) != "" {
 		f.Name = name
@@ -220,7 +221,7 @@ func (s *Server) importFile(ctx context.Context, data []byte, name string) (back
 }
 
 // importNoticeOf counts what a collection file brings.
-func importNoticeOf(f backend.CollectionFile) views.ImportNotice {
+func importNoticeOf(f collections.File) views.ImportNotice {
 	n := views.ImportNotice{Examples: len(f.Examples), Environments: len(f.Environments)}
 	for _, e := range f.Environments {
 		for _, v := range e.Values {
@@ -264,7 +265,7 @@ type apiCollectionImported struct {
 // apiImportCollection stores the collection file in the request body as a
 // new collection, named ?name= when given.
 func (s *Server) apiImportCollection(c echo.Context) error {
-	data, err := io.ReadAll(io.LimitReader(c.Request().Body, backend.MaxCollectionFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(c.Request().Body, collections.MaxFileBytes+1))
 	if err != nil {
 		return bodyError("request body", err)
 	}

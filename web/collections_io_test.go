@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // collectionFile is a collection file with one example of the SDK
@@ -190,7 +190,7 @@ func TestCollectionImportRefusals(t *testing.T) {
 		t.Fatalf("import: %d %s", r.Status, r.Body)
 	}
 	before := d.collectionCount(t)
-	huge := []byte(collectionFile("huge", 1) + strings.Repeat(" ", backend.MaxCollectionFileBytes))
+	huge := []byte(collectionFile("huge", 1) + strings.Repeat(" ", collections.MaxFileBytes))
 	cases := []struct {
 		name   string
 		file   []byte

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -67,7 +68,7 @@ func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
 	}
 	if json.Unmarshal(e.Request.Body, &m) == nil && len(m.Params) > 0 {
 		var compact bytes.Buffer
-		if json.Compact(&compact, backend.StripMeta(m.Params)) == nil {
+		if json.Compact(&compact, collections.StripMeta(m.Params)) == nil {
 			words = append(words, shellQuote(compact.String()))
 		}
 	}

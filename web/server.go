@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/static"
 )
@@ -32,7 +33,7 @@ type Deps struct {
 	// LastCalls, if not nil, keeps each item's last call across reloads.
 	LastCalls LastCallService
 	// Collections keeps saved example calls and runs them.
-	Collections *backend.Collections
+	Collections *collections.Service
 	// Revisions, if not nil, holds servers' interface revisions, which the
 	// Overview and the revisions page show (server_drift.go).
 	Revisions backend.RevisionStore

@@ -11,10 +11,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/serverconfig"
 	"github.com/mcp-playground/playground/views"
 )
 
-// Server lists in and out of the dashboard (backend/server_config_io.go):
+// Server lists in and out of the dashboard (backend/serverconfig):
 // the import form, its preview, the import itself, and each server's
 // entry for Claude Desktop / Cursor, VS Code and the MCP registry.
 
@@ -89,8 +90,8 @@ func (s *Server) importServers(c echo.Context) error {
 // settings redacted, whether its name is taken (and a free one), whether
 // it is valid and whether the person may register it. It returns the
 // list as read too.
-func (s *Server) serverImportPreview(c echo.Context, config string) (views.ServerImportPreview, backend.ServerList, error) {
-	list, err := backend.ParseServerList([]byte(config))
+func (s *Server) serverImportPreview(c echo.Context, config string) (views.ServerImportPreview, serverconfig.List, error) {
+	list, err := serverconfig.Parse([]byte(config))
 	if err != nil {
 		return views.ServerImportPreview{}, list, err
 	}
@@ -106,7 +107,7 @@ func (s *Server) serverImportPreview(c echo.Context, config string) (views.Serve
 	for i, imp := range list.Entries {
 		e := views.ServerImportEntry{Index: i, Server: imp.Server.Redacted(), Notes: imp.Notes, Name: imp.Server.Name}
 		if taken[e.Name] {
-			e.Taken, e.Name = true, backend.FreeServerName(e.Name, taken)
+			e.Taken, e.Name = true, serverconfig.FreeName(e.Name, taken)
 		}
 		taken[e.Name] = true
 		if err := imp.Server.Normalized().Validate(); err != nil {
@@ -148,7 +149,7 @@ func serverListOf(c echo.Context) (string, error) {
 		return "", bodyError("uploaded file", err)
 	}
 	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, backend.MaxServerListBytes+1))
+	data, err := io.ReadAll(io.LimitReader(file, serverconfig.MaxBytes+1))
 	if err != nil {
 		return "", bodyError("uploaded file", err)
 	}
@@ -160,13 +161,13 @@ func serverListOf(c echo.Context) (string, error) {
 
 // exportServer answers the server as the ?format= client's file
 // (claude, vscode or registry) to download. No secret leaves
-// (backend.ExportServers), so whoever may see the server may export it.
+// (serverconfig.Export), so whoever may see the server may export it.
 func (s *Server) exportServer(c echo.Context) error {
 	id, err := idParam(c)
 	if err != nil {
 		return err
 	}
-	format, err := backend.ParseConfigFormat(c.QueryParam("format"))
+	format, err := serverconfig.ParseFormat(c.QueryParam("format"))
 	if err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func (s *Server) exportServer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := backend.ExportServers([]backend.Server{srv}, format)
+	out, err := serverconfig.Export([]backend.Server{srv}, format)
 	if err != nil {
 		return err
 	}
@@ -186,9 +187,9 @@ func (s *Server) exportServer(c echo.Context) error {
 // serverExports is srv as each client's entry, for the Copy config card.
 func serverExports(srv backend.Server) []views.ServerExport {
 	var out []views.ServerExport
-	for _, f := range backend.ConfigFormats {
+	for _, f := range serverconfig.Formats {
 		x := views.ServerExport{Format: f}
-		list, err := backend.ExportServers([]backend.Server{srv}, f)
+		list, err := serverconfig.Export([]backend.Server{srv}, f)
 		if err != nil {
 			x.Problem = backend.ErrorMessageOf(err)
 		} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 type collectionRow struct {
@@ -21,8 +22,8 @@ type collectionRow struct {
 	Examples    int    `db:"examples"`
 }
 
-func (r collectionRow) collection() backend.Collection {
-	return backend.Collection{ID: r.ID, Name: r.Name, Description: r.Description, Created: fromUnixNano(r.CreatedAt), Examples: r.Examples}
+func (r collectionRow) collection() collections.Collection {
+	return collections.Collection{ID: r.ID, Name: r.Name, Description: r.Description, Created: fromUnixNano(r.CreatedAt), Examples: r.Examples}
 }
 
 const collectionColumns = `SELECT c.id, c.name, c.description, c.created_at,
@@ -38,74 +39,74 @@ func collectionNameConflict(name string, err error) error {
 	return fmt.Errorf("store: save collection %q: %w", name, err)
 }
 
-// CreateCollection implements backend.CollectionStore.
-func (d *DB) CreateCollection(ctx context.Context, c backend.Collection) (backend.Collection, error) {
+// CreateCollection implements collections.Store.
+func (d *DB) CreateCollection(ctx context.Context, c collections.Collection) (collections.Collection, error) {
 	res, err := d.db.ExecContext(ctx, `INSERT INTO collections (name, description, created_at) VALUES (?, ?, ?)`,
 		c.Name, c.Description, unixNano(c.Created))
 	if err != nil {
-		return backend.Collection{}, collectionNameConflict(c.Name, err)
+		return collections.Collection{}, collectionNameConflict(c.Name, err)
 	}
 	c.ID, err = res.LastInsertId()
 	if err != nil {
-		return backend.Collection{}, fmt.Errorf("store: create collection: %w", err)
+		return collections.Collection{}, fmt.Errorf("store: create collection: %w", err)
 	}
 	return c, nil
 }
 
-// ListCollections implements backend.CollectionStore.
-func (d *DB) ListCollections(ctx context.Context) ([]backend.Collection, error) {
+// ListCollections implements collections.Store.
+func (d *DB) ListCollections(ctx context.Context) ([]collections.Collection, error) {
 	var rows []collectionRow
 	if err := d.db.SelectContext(ctx, &rows, collectionColumns+` ORDER BY c.name`); err != nil {
 		return nil, fmt.Errorf("store: list collections: %w", err)
 	}
-	out := make([]backend.Collection, len(rows))
+	out := make([]collections.Collection, len(rows))
 	for i, r := range rows {
 		out[i] = r.collection()
 	}
 	return out, nil
 }
 
-// ListCollectionsPage implements backend.CollectionStore.
-func (d *DB) ListCollectionsPage(ctx context.Context, after string, limit int) ([]backend.Collection, error) {
+// ListCollectionsPage implements collections.Store.
+func (d *DB) ListCollectionsPage(ctx context.Context, after string, limit int) ([]collections.Collection, error) {
 	var rows []collectionRow
 	if err := d.db.SelectContext(ctx, &rows, collectionColumns+` WHERE c.name > ? ORDER BY c.name LIMIT ?`, after, limit); err != nil {
 		return nil, fmt.Errorf("store: list collections after %q: %w", after, err)
 	}
-	out := make([]backend.Collection, len(rows))
+	out := make([]collections.Collection, len(rows))
 	for i, r := range rows {
 		out[i] = r.collection()
 	}
 	return out, nil
 }
 
-// GetCollection implements backend.CollectionStore.
-func (d *DB) GetCollection(ctx context.Context, id int64) (backend.Collection, error) {
+// GetCollection implements collections.Store.
+func (d *DB) GetCollection(ctx context.Context, id int64) (collections.Collection, error) {
 	var r collectionRow
 	err := d.db.GetContext(ctx, &r, collectionColumns+` WHERE c.id = ?`, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.Collection{}, backend.Errorf(backend.ENotFound, "Collection %d does not exist.", id)
+		return collections.Collection{}, backend.Errorf(backend.ENotFound, "Collection %d does not exist.", id)
 	}
 	if err != nil {
-		return backend.Collection{}, fmt.Errorf("store: get collection %d: %w", id, err)
+		return collections.Collection{}, fmt.Errorf("store: get collection %d: %w", id, err)
 	}
 	return r.collection(), nil
 }
 
-// CollectionByName implements backend.CollectionStore.
-func (d *DB) CollectionByName(ctx context.Context, name string) (backend.Collection, bool, error) {
+// CollectionByName implements collections.Store.
+func (d *DB) CollectionByName(ctx context.Context, name string) (collections.Collection, bool, error) {
 	var r collectionRow
 	err := d.db.GetContext(ctx, &r, collectionColumns+` WHERE c.name = ?`, name)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.Collection{}, false, nil
+		return collections.Collection{}, false, nil
 	}
 	if err != nil {
-		return backend.Collection{}, false, fmt.Errorf("store: collection %q: %w", name, err)
+		return collections.Collection{}, false, fmt.Errorf("store: collection %q: %w", name, err)
 	}
 	return r.collection(), true, nil
 }
 
-// UpdateCollection implements backend.CollectionStore.
-func (d *DB) UpdateCollection(ctx context.Context, c backend.Collection) error {
+// UpdateCollection implements collections.Store.
+func (d *DB) UpdateCollection(ctx context.Context, c collections.Collection) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE collections SET name = ?, description = ? WHERE id = ?`, c.Name, c.Description, c.ID)
 	if err != nil {
 		return collectionNameConflict(c.Name, err)
@@ -113,7 +114,7 @@ func (d *DB) UpdateCollection(ctx context.Context, c backend.Collection) error {
 	return mustAffect(res, "Collection %d does not exist.", c.ID)
 }
 
-// DeleteCollection implements backend.CollectionStore.
+// DeleteCollection implements collections.Store.
 func (d *DB) DeleteCollection(ctx context.Context, id int64) error {
 	res, err := d.db.ExecContext(ctx, `DELETE FROM collections WHERE id = ?`, id)
 	if err != nil {
@@ -144,10 +145,10 @@ type exampleRow struct {
 const exampleColumns = `SELECT id, collection_id, position, name, description, method, params,
 	snapshot_kind, snapshot, volatile, expect_is_error, assertions, assertions_only, captures, created_at, server_id FROM examples`
 
-func (r exampleRow) example() (backend.Example, error) {
-	e := backend.Example{
+func (r exampleRow) example() (collections.Example, error) {
+	e := collections.Example{
 		ID: r.ID, CollectionID: r.CollectionID, Position: r.Position, Name: r.Name, Description: r.Description,
-		Method: r.Method, SnapshotKind: backend.SnapshotKind(r.SnapshotKind), Snapshot: json.RawMessage(r.Snapshot),
+		Method: r.Method, SnapshotKind: collections.SnapshotKind(r.SnapshotKind), Snapshot: json.RawMessage(r.Snapshot),
 		ExpectIsError: r.ExpectIsError, AssertionsOnly: r.AssertOnly, Created: fromUnixNano(r.CreatedAt), ServerID: r.ServerID.Int64,
 	}
 	if r.Params.Valid {
@@ -158,7 +159,7 @@ func (r exampleRow) example() (backend.Example, error) {
 		into       any
 	}{{"volatile paths", r.Volatile, &e.Volatile}, {"assertions", r.Assertions, &e.Assertions}, {"captures", r.Captures, &e.Captures}} {
 		if err := json.Unmarshal([]byte(col.text), col.into); err != nil {
-			return backend.Example{}, fmt.Errorf("store: example %d: %s: %w", r.ID, col.name, err)
+			return collections.Example{}, fmt.Errorf("store: example %d: %s: %w", r.ID, col.name, err)
 		}
 	}
 	return e, nil
@@ -179,7 +180,7 @@ func jsonList[T any](list []T) (string, error) {
 
 // exampleLists are the JSON texts of an example's list columns: volatile,
 // assertions and captures.
-func exampleLists(e backend.Example) (vol, assertions, captures string, err error) {
+func exampleLists(e collections.Example) (vol, assertions, captures string, err error) {
 	if vol, err = jsonList(e.Volatile); err != nil {
 		return
 	}
@@ -201,18 +202,18 @@ func exampleNameConflict(name string, err error) error {
 	return fmt.Errorf("store: save example %q: %w", name, err)
 }
 
-// AddExample implements backend.CollectionStore.
-func (d *DB) AddExample(ctx context.Context, e backend.Example) (backend.Example, error) {
+// AddExample implements collections.Store.
+func (d *DB) AddExample(ctx context.Context, e collections.Example) (collections.Example, error) {
 	id, err := insertExample(ctx, d.db, e)
 	if err != nil {
-		return backend.Example{}, err
+		return collections.Example{}, err
 	}
 	return d.GetExample(ctx, e.CollectionID, id)
 }
 
 // insertExample stores e after the last example of its collection and
 // returns its id.
-func insertExample(ctx context.Context, q sqlx.QueryerContext, e backend.Example) (int64, error) {
+func insertExample(ctx context.Context, q sqlx.QueryerContext, e collections.Example) (int64, error) {
 	vol, assertions, captures, err := exampleLists(e)
 	if err != nil {
 		return 0, fmt.Errorf("store: add example: %w", err)
@@ -231,11 +232,11 @@ func insertExample(ctx context.Context, q sqlx.QueryerContext, e backend.Example
 	return id, nil
 }
 
-// ImportCollection implements backend.CollectionStore.
-func (d *DB) ImportCollection(ctx context.Context, c backend.Collection, examples []backend.Example, envs []backend.Environment) (backend.Collection, error) {
+// ImportCollection implements collections.Store.
+func (d *DB) ImportCollection(ctx context.Context, c collections.Collection, examples []collections.Example, envs []collections.Environment) (collections.Collection, error) {
 	conn, err := d.db.Connx(ctx)
 	if err != nil {
-		return backend.Collection{}, fmt.Errorf("store: import collection: %w", err)
+		return collections.Collection{}, fmt.Errorf("store: import collection: %w", err)
 	}
 	defer conn.Close()
 	err = inTx(ctx, conn, func(tx *sqlx.Tx) error {
@@ -259,13 +260,13 @@ func (d *DB) ImportCollection(ctx context.Context, c backend.Collection, example
 		return nil
 	})
 	if err != nil {
-		return backend.Collection{}, err
+		return collections.Collection{}, err
 	}
 	return d.GetCollection(ctx, c.ID)
 }
 
-// ListExamples implements backend.CollectionStore.
-func (d *DB) ListExamples(ctx context.Context, collectionID int64) ([]backend.Example, error) {
+// ListExamples implements collections.Store.
+func (d *DB) ListExamples(ctx context.Context, collectionID int64) ([]collections.Example, error) {
 	var rows []exampleRow
 	if err := d.db.SelectContext(ctx, &rows, exampleColumns+` WHERE collection_id = ? ORDER BY position, id`, collectionID); err != nil {
 		return nil, fmt.Errorf("store: list examples of collection %d: %w", collectionID, err)
@@ -273,8 +274,8 @@ func (d *DB) ListExamples(ctx context.Context, collectionID int64) ([]backend.Ex
 	return examplesOf(rows)
 }
 
-// ListExamplesPage implements backend.CollectionStore.
-func (d *DB) ListExamplesPage(ctx context.Context, collectionID int64, afterPosition, limit int) ([]backend.Example, error) {
+// ListExamplesPage implements collections.Store.
+func (d *DB) ListExamplesPage(ctx context.Context, collectionID int64, afterPosition, limit int) ([]collections.Example, error) {
 	var rows []exampleRow
 	if err := d.db.SelectContext(ctx, &rows, exampleColumns+` WHERE collection_id = ? AND position > ? ORDER BY position, id LIMIT ?`,
 		collectionID, afterPosition, limit); err != nil {
@@ -283,8 +284,8 @@ func (d *DB) ListExamplesPage(ctx context.Context, collectionID int64, afterPosi
 	return examplesOf(rows)
 }
 
-func examplesOf(rows []exampleRow) ([]backend.Example, error) {
-	out := make([]backend.Example, len(rows))
+func examplesOf(rows []exampleRow) ([]collections.Example, error) {
+	out := make([]collections.Example, len(rows))
 	for i, r := range rows {
 		e, err := r.example()
 		if err != nil {
@@ -295,21 +296,21 @@ func examplesOf(rows []exampleRow) ([]backend.Example, error) {
 	return out, nil
 }
 
-// GetExample implements backend.CollectionStore.
-func (d *DB) GetExample(ctx context.Context, collectionID, id int64) (backend.Example, error) {
+// GetExample implements collections.Store.
+func (d *DB) GetExample(ctx context.Context, collectionID, id int64) (collections.Example, error) {
 	var r exampleRow
 	err := d.db.GetContext(ctx, &r, exampleColumns+` WHERE collection_id = ? AND id = ?`, collectionID, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.Example{}, backend.Errorf(backend.ENotFound, "Example %d does not exist in this collection.", id)
+		return collections.Example{}, backend.Errorf(backend.ENotFound, "Example %d does not exist in this collection.", id)
 	}
 	if err != nil {
-		return backend.Example{}, fmt.Errorf("store: get example %d: %w", id, err)
+		return collections.Example{}, fmt.Errorf("store: get example %d: %w", id, err)
 	}
 	return r.example()
 }
 
-// UpdateExample implements backend.CollectionStore.
-func (d *DB) UpdateExample(ctx context.Context, e backend.Example) error {
+// UpdateExample implements collections.Store.
+func (d *DB) UpdateExample(ctx context.Context, e collections.Example) error {
 	vol, assertions, captures, err := exampleLists(e)
 	if err != nil {
 		return fmt.Errorf("store: update example: %w", err)
@@ -323,8 +324,8 @@ func (d *DB) UpdateExample(ctx context.Context, e backend.Example) error {
 	return mustAffect(res, "Example %d does not exist in this collection.", e.ID)
 }
 
-// SetExampleSnapshot implements backend.CollectionStore.
-func (d *DB) SetExampleSnapshot(ctx context.Context, e backend.Example) error {
+// SetExampleSnapshot implements collections.Store.
+func (d *DB) SetExampleSnapshot(ctx context.Context, e collections.Example) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE examples SET snapshot_kind = ?, snapshot = ?, expect_is_error = ? WHERE collection_id = ? AND id = ?`,
 		string(e.SnapshotKind), string(e.Snapshot), e.ExpectIsError, e.CollectionID, e.ID)
 	if err != nil {
@@ -333,7 +334,7 @@ func (d *DB) SetExampleSnapshot(ctx context.Context, e backend.Example) error {
 	return mustAffect(res, "Example %d does not exist in this collection.", e.ID)
 }
 
-// MoveExample implements backend.CollectionStore.
+// MoveExample implements collections.Store.
 func (d *DB) MoveExample(ctx context.Context, collectionID, id int64, up bool) error {
 	conn, err := d.db.Connx(ctx)
 	if err != nil {
@@ -374,7 +375,7 @@ func (d *DB) MoveExample(ctx context.Context, collectionID, id int64, up bool) e
 	})
 }
 
-// DeleteExample implements backend.CollectionStore.
+// DeleteExample implements collections.Store.
 func (d *DB) DeleteExample(ctx context.Context, collectionID, id int64) error {
 	res, err := d.db.ExecContext(ctx, `DELETE FROM examples WHERE collection_id = ? AND id = ?`, collectionID, id)
 	if err != nil {

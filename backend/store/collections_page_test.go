@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // TestCollectionListingsPage walks collections (by name), examples (by
@@ -16,27 +16,27 @@ import (
 func TestCollectionListingsPage(t *testing.T) {
 	d := MustOpenPath(t, filepath.Join(t.TempDir(), "playground.db"))
 	ctx := testContext(t)
-	var col backend.Collection
+	var col collections.Collection
 	for _, name := range []string{"c", "a", "e", "b", "d"} {
-		c, err := d.CreateCollection(ctx, backend.Collection{Name: name, Created: time.Now()})
+		c, err := d.CreateCollection(ctx, collections.Collection{Name: name, Created: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		col = c
 	}
-	names := walkPages(t, "", func(after string) ([]backend.Collection, error) { return d.ListCollectionsPage(ctx, after, 2) },
-		func(c backend.Collection) string { return c.Name }, func(c backend.Collection) string { return c.Name })
+	names := walkPages(t, "", func(after string) ([]collections.Collection, error) { return d.ListCollectionsPage(ctx, after, 2) },
+		func(c collections.Collection) string { return c.Name }, func(c collections.Collection) string { return c.Name })
 	if got := fmt.Sprint(names); got != "[a b c d e]" {
 		t.Errorf("collections paged: %s", got)
 	}
 
 	var runIDs []int64
 	for i := range 5 {
-		if _, err := d.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: fmt.Sprint("ex", i), Method: "ping",
-			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)}); err != nil {
+		if _, err := d.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: fmt.Sprint("ex", i), Method: "ping",
+			SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
-		r, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, Started: time.Now(), Total: 1})
+		r, err := d.CreateRun(ctx, collections.Run{CollectionID: col.ID, Started: time.Now(), Total: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,14 +45,14 @@ func TestCollectionListingsPage(t *testing.T) {
 	if err := d.MoveExample(ctx, col.ID, 5, true); err != nil { // ex4 before ex3
 		t.Fatal(err)
 	}
-	exNames := walkPages(t, 0, func(after int) ([]backend.Example, error) { return d.ListExamplesPage(ctx, col.ID, after, 2) },
-		func(e backend.Example) int { return e.Position }, func(e backend.Example) string { return e.Name })
+	exNames := walkPages(t, 0, func(after int) ([]collections.Example, error) { return d.ListExamplesPage(ctx, col.ID, after, 2) },
+		func(e collections.Example) int { return e.Position }, func(e collections.Example) string { return e.Name })
 	if got := fmt.Sprint(exNames); got != "[ex0 ex1 ex2 ex4 ex3]" {
 		t.Errorf("examples paged: %s", got)
 	}
 
-	got := walkPages(t, int64(0), func(before int64) ([]backend.Run, error) { return d.ListRunsBefore(ctx, col.ID, before, 2) },
-		func(r backend.Run) int64 { return r.ID }, func(r backend.Run) int64 { return r.ID })
+	got := walkPages(t, int64(0), func(before int64) ([]collections.Run, error) { return d.ListRunsBefore(ctx, col.ID, before, 2) },
+		func(r collections.Run) int64 { return r.ID }, func(r collections.Run) int64 { return r.ID })
 	if fmt.Sprint(got) != fmt.Sprint(runIDs) {
 		t.Errorf("runs paged: %v, want %v", got, runIDs)
 	}
@@ -84,16 +84,16 @@ func walkPages[T any, K any, S any](t *testing.T, start K, fetch func(K) ([]T, e
 func TestRunningRunCounts(t *testing.T) {
 	d := MustOpenPath(t, filepath.Join(t.TempDir(), "playground.db"))
 	ctx := testContext(t)
-	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	col, err := d.CreateCollection(ctx, collections.Collection{Name: "c", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, Started: time.Now(), Total: 3})
+	run, err := d.CreateRun(ctx, collections.Run{CollectionID: col.ID, Started: time.Now(), Total: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []backend.RunOutcome{backend.RunPass, backend.RunFail} {
-		if err := d.AddRunResult(ctx, backend.RunResult{RunID: run.ID, ExampleName: "x", Outcome: o}); err != nil {
+	for _, o := range []collections.RunOutcome{collections.RunPass, collections.RunFail} {
+		if err := d.AddRunResult(ctx, collections.RunResult{RunID: run.ID, ExampleName: "x", Outcome: o}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
@@ -19,25 +20,25 @@ func TestCollectionsStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "playground.db")
 	d := MustOpenPath(t, path)
 	ctx := testContext(t)
-	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	col, err := d.CreateCollection(ctx, collections.Collection{Name: "c", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := backend.Example{CollectionID: col.ID, Name: "e", Method: "tools/call", Params: json.RawMessage(`{"name":"x"}`),
-		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[]}`), Volatile: []string{"/_meta"},
+	want := collections.Example{CollectionID: col.ID, Name: "e", Method: "tools/call", Params: json.RawMessage(`{"name":"x"}`),
+		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[]}`), Volatile: []string{"/_meta"},
 		ExpectIsError: true, Created: time.Unix(0, time.Now().UnixNano()),
-		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^ok"}}, AssertionsOnly: true,
-		Captures: []backend.Capture{{Name: "id", Path: "$.structuredContent.id"}}}
+		Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: "^ok"}}, AssertionsOnly: true,
+		Captures: []collections.Capture{{Name: "id", Path: "$.structuredContent.id"}}}
 	ex, err := d.AddExample(ctx, want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	noParams, err := d.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "ping", Method: "ping",
-		SnapshotKind: backend.SnapshotError, Snapshot: json.RawMessage(`{"code":-1}`)})
+	noParams, err := d.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "ping", Method: "ping",
+		SnapshotKind: collections.SnapshotError, Snapshot: json.RawMessage(`{"code":-1}`)})
 	if err != nil || noParams.Position != ex.Position+1 || noParams.Params != nil || len(noParams.Volatile) != 0 {
 		t.Fatalf("second example = %+v, %v", noParams, err)
 	}
-	if _, err := d.AddExample(ctx, backend.Example{CollectionID: 999, Name: "x", Method: "ping", SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)}); err == nil {
+	if _, err := d.AddExample(ctx, collections.Example{CollectionID: 999, Name: "x", Method: "ping", SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)}); err == nil {
 		t.Error("an example of a missing collection was stored")
 	}
 	d.Close()
@@ -49,12 +50,12 @@ func TestCollectionsStore(t *testing.T) {
 		t.Fatalf("after a reopen the example is %+v, %v\nwant %+v", got, err, want)
 	}
 
-	run, err := d.CreateRun(ctx, backend.Run{CollectionID: col.ID, ServerName: "srv", Started: time.Now()})
+	run, err := d.CreateRun(ctx, collections.Run{CollectionID: col.ID, ServerName: "srv", Started: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	diff := []jsondiff.Change{{Path: "/a", Kind: jsondiff.Changed, Old: json.RawMessage(`1`), New: json.RawMessage(`2`)}}
-	if err := d.AddRunResult(ctx, backend.RunResult{RunID: run.ID, ExampleID: ex.ID, ExampleName: "e", Outcome: backend.RunFail, Diff: diff, Latency: time.Millisecond}); err != nil {
+	if err := d.AddRunResult(ctx, collections.RunResult{RunID: run.ID, ExampleID: ex.ID, ExampleName: "e", Outcome: collections.RunFail, Diff: diff, Latency: time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	run.Failed, run.Finished = 1, time.Now()

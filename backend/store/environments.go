@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // Secret environment values are stored sealed (see secrets.go); listings
@@ -23,8 +24,8 @@ type envValueRow struct {
 	Secret        bool   `db:"secret"`
 }
 
-// ListEnvironments implements backend.EnvironmentStore.
-func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backend.Environment, error) {
+// ListEnvironments implements collections.EnvironmentStore.
+func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]collections.Environment, error) {
 	var envs []struct {
 		ID      int64  `db:"id"`
 		Name    string `db:"name"`
@@ -39,10 +40,10 @@ func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backen
 	JOIN environments e ON e.id = v.environment_id WHERE e.collection_id = ? ORDER BY v.name`, collectionID); err != nil {
 		return nil, fmt.Errorf("store: environment values of collection %d: %w", collectionID, err)
 	}
-	out := make([]backend.Environment, len(envs))
+	out := make([]collections.Environment, len(envs))
 	index := map[int64]int{}
 	for i, e := range envs {
-		out[i] = backend.Environment{ID: e.ID, CollectionID: collectionID, Name: e.Name}
+		out[i] = collections.Environment{ID: e.ID, CollectionID: collectionID, Name: e.Name}
 		if err := json.Unmarshal([]byte(e.Origins), &out[i].Origins); err != nil {
 			return nil, fmt.Errorf("store: origins of environment %d: %w", e.ID, err)
 		}
@@ -56,32 +57,32 @@ func (d *DB) ListEnvironments(ctx context.Context, collectionID int64) ([]backen
 }
 
 // shownValue is a stored value as listings show it: a secret's left empty.
-func shownValue(v envValueRow) backend.EnvValue {
+func shownValue(v envValueRow) collections.EnvValue {
 	if v.Secret {
-		return backend.EnvValue{Name: v.Name, Secret: true}
+		return collections.EnvValue{Name: v.Name, Secret: true}
 	}
-	return backend.EnvValue{Name: v.Name, Value: v.Value}
+	return collections.EnvValue{Name: v.Name, Value: v.Value}
 }
 
-// GetEnvironment implements backend.EnvironmentStore.
-func (d *DB) GetEnvironment(ctx context.Context, collectionID, id int64) (backend.Environment, error) {
+// GetEnvironment implements collections.EnvironmentStore.
+func (d *DB) GetEnvironment(ctx context.Context, collectionID, id int64) (collections.Environment, error) {
 	envs, err := d.ListEnvironments(ctx, collectionID)
 	if err != nil {
-		return backend.Environment{}, err
+		return collections.Environment{}, err
 	}
 	for _, e := range envs {
 		if e.ID == id {
 			return e, nil
 		}
 	}
-	return backend.Environment{}, backend.Errorf(backend.ENotFound, "Environment %d does not exist in this collection.", id)
+	return collections.Environment{}, backend.Errorf(backend.ENotFound, "Environment %d does not exist in this collection.", id)
 }
 
-// SaveEnvironment implements backend.EnvironmentStore.
-func (d *DB) SaveEnvironment(ctx context.Context, e backend.Environment) (backend.Environment, error) {
+// SaveEnvironment implements collections.EnvironmentStore.
+func (d *DB) SaveEnvironment(ctx context.Context, e collections.Environment) (collections.Environment, error) {
 	conn, err := d.db.Connx(ctx)
 	if err != nil {
-		return backend.Environment{}, fmt.Errorf("store: save environment: %w", err)
+		return collections.Environment{}, fmt.Errorf("store: save environment: %w", err)
 	}
 	defer conn.Close()
 	err = inTx(ctx, conn, func(tx *sqlx.Tx) (err error) {
@@ -89,13 +90,13 @@ func (d *DB) SaveEnvironment(ctx context.Context, e backend.Environment) (backen
 		return err
 	})
 	if err != nil {
-		return backend.Environment{}, err
+		return collections.Environment{}, err
 	}
 	return d.GetEnvironment(ctx, e.CollectionID, e.ID)
 }
 
 // saveEnvironment creates or updates e within tx and returns its id.
-func (d *DB) saveEnvironment(ctx context.Context, tx *sqlx.Tx, e backend.Environment) (int64, error) {
+func (d *DB) saveEnvironment(ctx context.Context, tx *sqlx.Tx, e collections.Environment) (int64, error) {
 	kept, err := d.keptSecrets(ctx, tx, e)
 	if err != nil {
 		return 0, err
@@ -138,7 +139,7 @@ func (d *DB) saveEnvironment(ctx context.Context, tx *sqlx.Tx, e backend.Environ
 // keptSecrets are the sealed values stored for the secrets of e whose new
 // value is left empty, by name ("" seals to nothing: the value stays empty
 // when none was stored).
-func (d *DB) keptSecrets(ctx context.Context, tx *sqlx.Tx, e backend.Environment) (map[string]string, error) {
+func (d *DB) keptSecrets(ctx context.Context, tx *sqlx.Tx, e collections.Environment) (map[string]string, error) {
 	kept := map[string]string{}
 	if e.ID == 0 {
 		return kept, nil
@@ -167,7 +168,7 @@ func environmentConflict(name string, err error) error {
 	return fmt.Errorf("store: save environment %q: %w", name, err)
 }
 
-// DeleteEnvironment implements backend.EnvironmentStore.
+// DeleteEnvironment implements collections.EnvironmentStore.
 func (d *DB) DeleteEnvironment(ctx context.Context, collectionID, id int64) error {
 	res, err := d.db.ExecContext(ctx, `DELETE FROM environments WHERE collection_id = ? AND id = ?`, collectionID, id)
 	if err != nil {
@@ -176,7 +177,7 @@ func (d *DB) DeleteEnvironment(ctx context.Context, collectionID, id int64) erro
 	return mustAffect(res, "Environment %d does not exist in this collection.", id)
 }
 
-// EnvironmentValues implements backend.EnvironmentStore.
+// EnvironmentValues implements collections.EnvironmentStore.
 func (d *DB) EnvironmentValues(ctx context.Context, collectionID, id int64) (map[string]string, error) {
 	if _, err := d.GetEnvironment(ctx, collectionID, id); err != nil {
 		return nil, err

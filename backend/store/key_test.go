@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -39,12 +40,12 @@ func sealedDB(t *testing.T, path string, opts ...Option) (server, session, colle
 	if err := d.InsertFrames(ctx, frames, nil); err != nil {
 		t.Fatal(err)
 	}
-	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	col, err := d.CreateCollection(ctx, collections.Collection{Name: "c", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := d.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
-		Values: []backend.EnvValue{{Name: "token", Value: "env-s3cret-v4lue", Secret: true}}})
+	e, err := d.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "prod",
+		Values: []collections.EnvValue{{Name: "token", Value: "env-s3cret-v4lue", Secret: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

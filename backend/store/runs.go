@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 type runRow struct {
@@ -26,8 +27,8 @@ type runRow struct {
 	Interrupted  bool          `db:"interrupted"`
 }
 
-func (r runRow) run() backend.Run {
-	run := backend.Run{ID: r.ID, CollectionID: r.CollectionID, SessionID: r.SessionID.Int64, ServerName: r.ServerName,
+func (r runRow) run() collections.Run {
+	run := collections.Run{ID: r.ID, CollectionID: r.CollectionID, SessionID: r.SessionID.Int64, ServerName: r.ServerName,
 		Started: fromUnixNano(r.StartedAt), Passed: r.Passed, Failed: r.Failed, Total: r.Total, Environment: r.Environment, Interrupted: r.Interrupted}
 	if r.FinishedAt.Valid {
 		run.Finished = fromUnixNano(r.FinishedAt.Int64)
@@ -43,22 +44,22 @@ const runColumns = `SELECT id, collection_id, session_id, server_name, started_a
 	total, environment, interrupted
 	FROM collection_runs`
 
-// CreateRun implements backend.RunStore.
-func (d *DB) CreateRun(ctx context.Context, r backend.Run) (backend.Run, error) {
+// CreateRun implements collections.RunStore.
+func (d *DB) CreateRun(ctx context.Context, r collections.Run) (collections.Run, error) {
 	res, err := d.db.ExecContext(ctx, `INSERT INTO collection_runs (collection_id, session_id, server_name, started_at, total, environment)
 		VALUES (?, ?, ?, ?, ?, ?)`,
 		r.CollectionID, sql.NullInt64{Int64: r.SessionID, Valid: r.SessionID != 0}, r.ServerName, unixNano(r.Started), r.Total, r.Environment)
 	if err != nil {
-		return backend.Run{}, fmt.Errorf("store: create run of collection %d: %w", r.CollectionID, err)
+		return collections.Run{}, fmt.Errorf("store: create run of collection %d: %w", r.CollectionID, err)
 	}
 	if r.ID, err = res.LastInsertId(); err != nil {
-		return backend.Run{}, fmt.Errorf("store: create run: %w", err)
+		return collections.Run{}, fmt.Errorf("store: create run: %w", err)
 	}
 	return r, nil
 }
 
-// AddRunResult implements backend.RunStore.
-func (d *DB) AddRunResult(ctx context.Context, r backend.RunResult) error {
+// AddRunResult implements collections.RunStore.
+func (d *DB) AddRunResult(ctx context.Context, r collections.RunResult) error {
 	diff, err := jsonList(r.Diff)
 	if err != nil {
 		return fmt.Errorf("store: add run result: %w", err)
@@ -78,8 +79,8 @@ func (d *DB) AddRunResult(ctx context.Context, r backend.RunResult) error {
 	return nil
 }
 
-// FinishRun implements backend.RunStore.
-func (d *DB) FinishRun(ctx context.Context, r backend.Run) error {
+// FinishRun implements collections.RunStore.
+func (d *DB) FinishRun(ctx context.Context, r collections.Run) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE collection_runs SET finished_at = ?, passed = ?, failed = ? WHERE id = ?`,
 		unixNano(r.Finished), r.Passed, r.Failed, r.ID)
 	if err != nil {
@@ -88,7 +89,7 @@ func (d *DB) FinishRun(ctx context.Context, r backend.Run) error {
 	return mustAffect(res, "Run %d does not exist.", r.ID)
 }
 
-// EndInterruptedRuns implements backend.RunStore.
+// EndInterruptedRuns implements collections.RunStore.
 func (d *DB) EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error) {
 	res, err := d.db.ExecContext(ctx, `UPDATE collection_runs SET finished_at = ?, interrupted = 1,
 		passed = (SELECT COUNT(*) FROM run_results r WHERE r.run_id = collection_runs.id AND r.outcome = 'pass'),
@@ -100,7 +101,7 @@ func (d *DB) EndInterruptedRuns(ctx context.Context, at time.Time) (int64, error
 	return res.RowsAffected()
 }
 
-// PreferredServers implements backend.RunStore.
+// PreferredServers implements collections.RunStore.
 func (d *DB) PreferredServers(ctx context.Context, collectionID int64) ([]int64, error) {
 	var ids []int64
 	err := d.db.SelectContext(ctx, &ids, `
@@ -132,40 +133,40 @@ type runResultRow struct {
 	ResponseFrameID sql.NullInt64 `db:"response_frame_id"`
 }
 
-// GetRun implements backend.RunStore.
-func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (backend.Run, []backend.RunResult, error) {
+// GetRun implements collections.RunStore.
+func (d *DB) GetRun(ctx context.Context, collectionID, runID int64) (collections.Run, []collections.RunResult, error) {
 	var r runRow
 	err := d.db.GetContext(ctx, &r, runColumns+` WHERE collection_id = ? AND id = ?`, collectionID, runID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.Run{}, nil, backend.Errorf(backend.ENotFound, "Run %d of this collection does not exist.", runID)
+		return collections.Run{}, nil, backend.Errorf(backend.ENotFound, "Run %d of this collection does not exist.", runID)
 	}
 	if err != nil {
-		return backend.Run{}, nil, fmt.Errorf("store: get run %d: %w", runID, err)
+		return collections.Run{}, nil, fmt.Errorf("store: get run %d: %w", runID, err)
 	}
 	var rows []runResultRow
 	if err := d.db.SelectContext(ctx, &rows, `
 	SELECT id, run_id, example_id, example_name, outcome, message, diff, checks, latency_ns, response_frame_id
 	FROM run_results WHERE run_id = ? ORDER BY id`, runID); err != nil {
-		return backend.Run{}, nil, fmt.Errorf("store: results of run %d: %w", runID, err)
+		return collections.Run{}, nil, fmt.Errorf("store: results of run %d: %w", runID, err)
 	}
-	results := make([]backend.RunResult, len(rows))
+	results := make([]collections.RunResult, len(rows))
 	for i, x := range rows {
-		res := backend.RunResult{ID: x.ID, RunID: x.RunID, ExampleID: x.ExampleID.Int64, ExampleName: x.ExampleName,
-			Outcome: backend.RunOutcome(x.Outcome), Message: x.Message, Latency: time.Duration(x.LatencyNS),
+		res := collections.RunResult{ID: x.ID, RunID: x.RunID, ExampleID: x.ExampleID.Int64, ExampleName: x.ExampleName,
+			Outcome: collections.RunOutcome(x.Outcome), Message: x.Message, Latency: time.Duration(x.LatencyNS),
 			ResponseFrameID: x.ResponseFrameID.Int64}
 		if err := json.Unmarshal([]byte(x.Diff), &res.Diff); err != nil {
-			return backend.Run{}, nil, fmt.Errorf("store: result %d of run %d: diff: %w", x.ID, runID, err)
+			return collections.Run{}, nil, fmt.Errorf("store: result %d of run %d: diff: %w", x.ID, runID, err)
 		}
 		if err := json.Unmarshal([]byte(x.Checks), &res.Checks); err != nil {
-			return backend.Run{}, nil, fmt.Errorf("store: result %d of run %d: checks: %w", x.ID, runID, err)
+			return collections.Run{}, nil, fmt.Errorf("store: result %d of run %d: checks: %w", x.ID, runID, err)
 		}
 		results[i] = res
 	}
 	return r.run(), results, nil
 }
 
-// ListRunsBefore implements backend.RunStore.
-func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]backend.Run, error) {
+// ListRunsBefore implements collections.RunStore.
+func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, limit int) ([]collections.Run, error) {
 	if before <= 0 {
 		before = math.MaxInt64
 	}
@@ -177,8 +178,8 @@ func (d *DB) ListRunsBefore(ctx context.Context, collectionID, before int64, lim
 	return runsOf(rows), nil
 }
 
-func runsOf(rows []runRow) []backend.Run {
-	out := make([]backend.Run, len(rows))
+func runsOf(rows []runRow) []collections.Run {
+	out := make([]collections.Run, len(rows))
 	for i, r := range rows {
 		out[i] = r.run()
 	}

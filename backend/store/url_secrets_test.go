@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -171,13 +172,13 @@ func TestEnvironmentSecretsEncryptedAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "playground.db")
 	d := MustOpenPath(t, path)
 	ctx := testContext(t)
-	col, err := d.CreateCollection(ctx, backend.Collection{Name: "c", Created: time.Now()})
+	col, err := d.CreateCollection(ctx, collections.Collection{Name: "c", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const secret = "env-s3cret-v4lue"
-	env, err := d.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod",
-		Values: []backend.EnvValue{{Name: "token", Value: secret, Secret: true}, {Name: "host", Value: "example.org"}}})
+	env, err := d.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "prod",
+		Values: []collections.EnvValue{{Name: "token", Value: secret, Secret: true}, {Name: "host", Value: "example.org"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestEnvironmentSecretsEncryptedAtRest(t *testing.T) {
 	if err != nil || values["token"] != secret || values["host"] != "example.com" {
 		t.Errorf("values to run with = %v, %v", values, err)
 	}
-	if _, err := d.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "production"}); backend.ErrorCodeOf(err) != backend.EConflict {
+	if _, err := d.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "production"}); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("a second environment named production = %v, want a conflict", err)
 	}
 	if err := d.DeleteCollection(ctx, col.ID); err != nil {

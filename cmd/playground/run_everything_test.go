@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -48,7 +49,7 @@ func everythingPeer(t *testing.T) (node, script string) {
 // saves them as the examples of a collection, adds an environment and
 // assertions, and exports it with the session's interface as baseline.
 // The server is registered as "everything" in the database at dbPath.
-func recordEverythingCollection(t *testing.T, node, script string) (f backend.CollectionFile, dbPath string) {
+func recordEverythingCollection(t *testing.T, node, script string) (f collections.File, dbPath string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -67,7 +68,7 @@ func recordEverythingCollection(t *testing.T, node, script string) (f backend.Co
 	defer rec.Close()
 	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, 0), log, mcpclient.Implementation{Name: "run-test", Version: "0"}, backend.WithRevisions(db))
 	defer pool.Close()
-	cols := backend.NewCollections(db, db, db, pool, log)
+	cols := collections.New(db, db, db, pool, log)
 	defer cols.Close()
 	serverID, err := backend.NewRegistry(db, db, pool).Create(ctx, backend.Server{Name: "everything", Transport: backend.TransportStdio,
 		Command: node, Args: []string{script, "stdio"}, Env: map[string]string{"PLAYGROUND_MARK": "one"}})
@@ -78,7 +79,7 @@ func recordEverythingCollection(t *testing.T, node, script string) (f backend.Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	var col backend.Collection
+	var col collections.Collection
 	examples := map[string]int64{}
 	for _, c := range []struct{ name, params string }{
 		{"echo", `{"name":"echo","arguments":{"message":"hello"}}`},
@@ -89,8 +90,8 @@ func recordEverythingCollection(t *testing.T, node, script string) (f backend.Co
 		if err != nil || res.ResponseFrameID == 0 {
 			t.Fatalf("%s: %v (response frame %d)", c.name, err, res.ResponseFrameID)
 		}
-		var ex backend.Example
-		col, ex, err = cols.Save(ctx, backend.SaveRequest{ResponseFrameID: res.ResponseFrameID, NewCollection: "Everything smoke", Name: c.name})
+		var ex collections.Example
+		col, ex, err = cols.Save(ctx, collections.SaveRequest{ResponseFrameID: res.ResponseFrameID, NewCollection: "Everything smoke", Name: c.name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,20 +100,20 @@ func recordEverythingCollection(t *testing.T, node, script string) (f backend.Co
 	// echo's message comes from the environment; get-sum also checks its
 	// text; get-env is judged by the mark alone, the rest of the
 	// environment being the machine's.
-	edits := map[string]backend.ExampleEdit{
+	edits := map[string]collections.ExampleEdit{
 		"echo": {Params: `{"name":"echo","arguments":{"message":"{{greeting}}"}}`},
 		"get-sum": {Params: `{"name":"get-sum","arguments":{"a":2,"b":3}}`,
-			Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: `\b5\b`}}},
+			Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: `\b5\b`}}},
 		"get-env": {Params: `{"name":"get-env","arguments":{}}`, AssertionsOnly: true,
-			Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: `"PLAYGROUND_MARK": "one"`}}},
+			Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: `"PLAYGROUND_MARK": "one"`}}},
 	}
 	for name, edit := range edits {
 		if err := cols.UpdateExample(ctx, col.ID, examples[name], edit); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "ci",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hello"}, {Name: "TOKEN", Value: "recorded-secret", Secret: true}}}, backend.RoleEditor); err != nil {
+	if _, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "ci",
+		Values: []collections.EnvValue{{Name: "greeting", Value: "hello"}, {Name: "TOKEN", Value: "recorded-secret", Secret: true}}}, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	if err := pool.AwaitRevision(ctx, sess.ID); err != nil {
@@ -154,7 +155,7 @@ func runPlayground(t *testing.T, bin string, env []string, args ...string) runRe
 	return r
 }
 
-func writeCollectionFile(t *testing.T, f backend.CollectionFile) string {
+func writeCollectionFile(t *testing.T, f collections.File) string {
 	t.Helper()
 	body, err := f.Encode()
 	if err != nil {
@@ -276,7 +277,7 @@ func TestRunEverything(t *testing.T) {
 		const token = "s3cr3t-t0ken-value"
 		echoToken := file
 		echoToken.Interface = nil
-		echoToken.Examples = []backend.FileExample{file.Examples[0]}
+		echoToken.Examples = []collections.FileExample{file.Examples[0]}
 		echoToken.Examples[0].Params = json.RawMessage(`{"name":"echo","arguments":{"message":"{{TOKEN}}"}}`)
 		path := writeCollectionFile(t, echoToken)
 		junit := filepath.Join(t.TempDir(), "junit.xml")
@@ -336,9 +337,9 @@ func TestRunEverything(t *testing.T) {
 	// slow's answer takes 30 s; echo comes after it.
 	slow := file
 	slow.Interface = nil
-	slow.Examples = []backend.FileExample{
+	slow.Examples = []collections.FileExample{
 		{Name: "slow", Method: "tools/call", Params: json.RawMessage(`{"name":"trigger-long-running-operation","arguments":{"duration":30,"steps":3}}`),
-			Expect: backend.FileExpect{Result: json.RawMessage(`{}`)}},
+			Expect: collections.FileExpect{Result: json.RawMessage(`{}`)}},
 		file.Examples[0],
 	}
 	slowPath := writeCollectionFile(t, slow)
@@ -434,7 +435,7 @@ func TestRunEverything(t *testing.T) {
 		noBaseline := file
 		noBaseline.Interface = nil
 		noExamples := file
-		noExamples.Examples = []backend.FileExample{}
+		noExamples.Examples = []collections.FileExample{}
 		os.WriteFile(notJSON, []byte("{\n  \"format\": oops\n}"), 0o644)
 		os.WriteFile(future, []byte(`{"format":"mcp-playground-collection","version":99,"name":"x","examples":[]}`), 0o644)
 		tests := []struct {

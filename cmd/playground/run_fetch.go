@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // fetchTimeout bounds fetching a collection file from a dashboard.
@@ -40,7 +40,7 @@ func fetchCollectionFile(ctx context.Context, src string, getenv func(string) st
 		return nil, usageError("run: fetching the collection file: %w", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, backend.MaxCollectionFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, collections.MaxFileBytes+1))
 	if err != nil {
 		return nil, usageError("run: fetching the collection file: %w", err)
 	}

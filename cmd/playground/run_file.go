@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -20,7 +21,7 @@ import (
 
 // fileRun is one run of a collection file's examples on one server.
 type fileRun struct {
-	file       backend.CollectionFile
+	file       collections.File
 	server     backend.Server
 	machine    *oauth.Settings   // the server's client-credentials settings, if any
 	label      string            // names the server for people
@@ -79,7 +80,7 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	}
 	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
 	defer pool.Close()
-	cols := backend.NewCollections(db, db, db, pool, log)
+	cols := collections.New(db, db, db, pool, log)
 	defer cols.Close()
 
 	reg := backend.NewRegistry(db, db, pool)
@@ -125,20 +126,20 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	if err != nil {
 		return nil, usageError("run: %s", describeError(err))
 	}
-	req := backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, Vars: fr.vars}
+	req := collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, Vars: fr.vars}
 	if fr.env != "" {
 		envs, err := cols.Environments(ctx, col.ID)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
-		i := slices.IndexFunc(envs, func(e backend.Environment) bool { return e.Name == fr.env })
+		i := slices.IndexFunc(envs, func(e collections.Environment) bool { return e.Name == fr.env })
 		req.EnvironmentID = envs[i].ID // runVars checked that it exists
 	}
 
 	rep := &runReport{Collection: fr.file.Name, Server: fr.label, Environment: fr.env, Results: []reportResult{}}
 	rep.printStart(fr.out, len(fr.file.Examples))
 	start := time.Now()
-	if _, err := cols.Run(ctx, req, func(r backend.RunResult) {
+	if _, err := cols.Run(ctx, req, func(r collections.RunResult) {
 		rep.add(r)
 		rep.Results[len(rep.Results)-1].print(fr.out)
 	}); err != nil {

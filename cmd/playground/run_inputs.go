@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 )
@@ -17,14 +18,14 @@ import (
 // readCollectionFile reads and decodes the collection file src, a path or
 // a dashboard's export URL; what is wrong is a usage error that says so
 // for people.
-func readCollectionFile(ctx context.Context, src string, getenv func(string) string) (backend.CollectionFile, error) {
+func readCollectionFile(ctx context.Context, src string, getenv func(string) string) (collections.File, error) {
 	data, err := readCollectionSource(ctx, src, getenv)
 	if err != nil {
-		return backend.CollectionFile{}, err
+		return collections.File{}, err
 	}
-	f, err := backend.DecodeCollectionFile(data)
+	f, err := collections.DecodeFile(data)
 	if err != nil {
-		return backend.CollectionFile{}, usageError("run: %s: %s", describeSource(src), backend.ErrorMessageOf(err))
+		return collections.File{}, usageError("run: %s: %s", describeSource(src), backend.ErrorMessageOf(err))
 	}
 	return f, nil
 }
@@ -33,7 +34,7 @@ func readCollectionFile(ctx context.Context, src string, getenv func(string) str
 // (none when env is ""): every --var, and each secret of the environment
 // from --var or else from PLAYGROUND_VAR_<NAME>. An unknown environment
 // and a secret without a value are usage errors.
-func runVars(f backend.CollectionFile, env string, given map[string]string, getenv func(string) string) (map[string]string, error) {
+func runVars(f collections.File, env string, given map[string]string, getenv func(string) string) (map[string]string, error) {
 	vars := maps.Clone(given)
 	if vars == nil {
 		vars = map[string]string{}
@@ -41,7 +42,7 @@ func runVars(f backend.CollectionFile, env string, given map[string]string, gete
 	if env == "" {
 		return vars, nil
 	}
-	i := slices.IndexFunc(f.Environments, func(e backend.FileEnvironment) bool { return e.Name == env })
+	i := slices.IndexFunc(f.Environments, func(e collections.FileEnvironment) bool { return e.Name == env })
 	if i < 0 {
 		if len(f.Environments) == 0 {
 			return nil, usageError("run: --env %q: the file has no environments", env)
@@ -148,7 +149,7 @@ func dashboardServer(ctx context.Context, path string, key store.KeySource, name
 
 // secretValues returns the values that vars gives the secrets of the
 // file's environment env.
-func secretValues(f backend.CollectionFile, env string, vars map[string]string) []string {
+func secretValues(f collections.File, env string, vars map[string]string) []string {
 	var out []string
 	for _, e := range f.Environments {
 		if e.Name != env {

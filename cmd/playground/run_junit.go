@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // JUnit XML, as CI systems read it: one suite per collection, one test
@@ -54,8 +55,8 @@ func (rep *runReport) junit(redact backend.Redactor) ([]byte, error) {
 		c := junitCase{Name: r.Name, Classname: rep.Collection, Time: seconds(r.latency)}
 		problem := &junitProblem{Message: redact.Text(r.Message), Type: string(r.Outcome), Text: redact.Text(strings.Join(r.details(), "\n"))}
 		switch r.Outcome {
-		case backend.RunPass:
-		case backend.RunFail:
+		case collections.RunPass:
+		case collections.RunFail:
 			c.Failure = problem
 		default:
 			c.Error = problem

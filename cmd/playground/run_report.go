@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
@@ -33,12 +34,12 @@ type runReport struct {
 
 // reportResult is how one example fared.
 type reportResult struct {
-	Name      string                `json:"name"`
-	Outcome   backend.RunOutcome    `json:"outcome"`
-	Message   string                `json:"message,omitempty"`
-	LatencyMS float64               `json:"latencyMs"`
-	Diff      []jsondiff.Change     `json:"diff,omitempty"`
-	Checks    []backend.CheckResult `json:"checks,omitempty"`
+	Name      string                    `json:"name"`
+	Outcome   collections.RunOutcome    `json:"outcome"`
+	Message   string                    `json:"message,omitempty"`
+	LatencyMS float64                   `json:"latencyMs"`
+	Diff      []jsondiff.Change         `json:"diff,omitempty"`
+	Checks    []collections.CheckResult `json:"checks,omitempty"`
 	latency   time.Duration
 }
 
@@ -69,11 +70,11 @@ func driftReport(diffs []backend.KindDiff) []driftKind {
 }
 
 // add counts a result and keeps it.
-func (rep *runReport) add(r backend.RunResult) {
+func (rep *runReport) add(r collections.RunResult) {
 	switch r.Outcome {
-	case backend.RunPass:
+	case collections.RunPass:
 		rep.Passed++
-	case backend.RunFail:
+	case collections.RunFail:
 		rep.Failed++
 	default:
 		rep.Errors++
@@ -134,7 +135,7 @@ func (rep *runReport) printSummary(w io.Writer) {
 // the example's name, the latency and the message; then, for a failure,
 // the differences from the snapshot and the failed checks, indented.
 func (r reportResult) print(w io.Writer) {
-	mark := map[backend.RunOutcome]string{backend.RunPass: "✓", backend.RunFail: "✗"}[r.Outcome]
+	mark := map[collections.RunOutcome]string{collections.RunPass: "✓", collections.RunFail: "✗"}[r.Outcome]
 	if mark == "" {
 		mark = "!"
 	}

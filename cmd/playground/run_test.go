@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -99,9 +100,9 @@ func TestParseRunConfig(t *testing.T) {
 }
 
 func TestRunVars(t *testing.T) {
-	f := backend.CollectionFile{Environments: []backend.FileEnvironment{
-		{Name: "staging", Values: []backend.FileEnvValue{{Name: "city", Value: "Paris"}, {Name: "TOKEN", Secret: true}, {Name: "KEY", Secret: true}}},
-		{Name: "prod", Values: []backend.FileEnvValue{}},
+	f := collections.File{Environments: []collections.FileEnvironment{
+		{Name: "staging", Values: []collections.FileEnvValue{{Name: "city", Value: "Paris"}, {Name: "TOKEN", Secret: true}, {Name: "KEY", Secret: true}}},
+		{Name: "prod", Values: []collections.FileEnvValue{}},
 	}}
 	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
 
@@ -116,7 +117,7 @@ func TestRunVars(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `--env "nope"`) || !strings.Contains(err.Error(), `"staging", "prod"`) || exitStatus(err) != 2 {
 			t.Errorf("err = %v", err)
 		}
-		_, err = runVars(backend.CollectionFile{}, "nope", nil, env(nil))
+		_, err = runVars(collections.File{}, "nope", nil, env(nil))
 		if err == nil || !strings.Contains(err.Error(), "the file has no environments") {
 			t.Errorf("err = %v", err)
 		}
@@ -189,15 +190,15 @@ func decodeJUnit(t *testing.T, body []byte) junitDoc {
 func TestRunReportJUnit(t *testing.T) {
 	const col = `Smoke <"&"> suite`
 	rep := &runReport{Collection: col, Duration: 1500 * time.Millisecond, Results: []reportResult{}}
-	rep.add(backend.RunResult{ExampleName: "echo", Outcome: backend.RunPass, Latency: 12 * time.Millisecond})
-	rep.add(backend.RunResult{ExampleName: "sum <a&b>", Outcome: backend.RunFail, Latency: 250 * time.Millisecond,
+	rep.add(collections.RunResult{ExampleName: "echo", Outcome: collections.RunPass, Latency: 12 * time.Millisecond})
+	rep.add(collections.RunResult{ExampleName: "sum <a&b>", Outcome: collections.RunFail, Latency: 250 * time.Millisecond,
 		Message: `The result differs from the snapshot (1 change).`,
 		Diff:    []jsondiff.Change{{Path: "/content/0/text", Kind: jsondiff.Changed, Old: json.RawMessage(`"5"`), New: json.RawMessage(`"<6>\u0007"`)}},
-		Checks: []backend.CheckResult{
-			{Assertion: backend.Assertion{Kind: backend.AssertExists, Path: "$.content"}, Passed: true},
-			{Assertion: backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^5$"}, Message: `$.content[0].text is "<6>"`},
+		Checks: []collections.CheckResult{
+			{Assertion: collections.Assertion{Kind: collections.AssertExists, Path: "$.content"}, Passed: true},
+			{Assertion: collections.Assertion{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: "^5$"}, Message: `$.content[0].text is "<6>"`},
 		}})
-	rep.add(backend.RunResult{ExampleName: "slow", Outcome: backend.RunError, Message: "No answer within 60s.\x07"})
+	rep.add(collections.RunResult{ExampleName: "slow", Outcome: collections.RunError, Message: "No answer within 60s.\x07"})
 	rep.DriftChecked = true
 	rep.Drift = driftReport([]backend.KindDiff{{Kind: backend.KindTools, Added: []string{"get-env"}, Removed: []string{"old"},
 		Changed: []backend.ItemChange{{Name: "echo", Changes: []jsondiff.Change{{Path: "/description"}}}}}})
@@ -276,10 +277,10 @@ func TestRunReportJUnit(t *testing.T) {
 
 func TestRunReportLines(t *testing.T) {
 	rep := &runReport{Collection: "c", Duration: 1234 * time.Millisecond}
-	rep.add(backend.RunResult{ExampleName: "a", Outcome: backend.RunPass, Latency: 3 * time.Millisecond})
-	rep.add(backend.RunResult{ExampleName: "b", Outcome: backend.RunFail, Latency: time.Millisecond, Message: "differs",
+	rep.add(collections.RunResult{ExampleName: "a", Outcome: collections.RunPass, Latency: 3 * time.Millisecond})
+	rep.add(collections.RunResult{ExampleName: "b", Outcome: collections.RunFail, Latency: time.Millisecond, Message: "differs",
 		Diff: []jsondiff.Change{{Path: "/x", Kind: jsondiff.Added, New: json.RawMessage(strings.Repeat("1", 300))}}})
-	rep.add(backend.RunResult{ExampleName: "c", Outcome: backend.RunError, Message: "Not sent: no value for token."})
+	rep.add(collections.RunResult{ExampleName: "c", Outcome: collections.RunError, Message: "Not sent: no value for token."})
 	var out bytes.Buffer
 	for _, r := range rep.Results {
 		r.print(&out)
@@ -299,7 +300,7 @@ func TestRunReportLines(t *testing.T) {
 }
 
 func TestRunOutputRedactor(t *testing.T) {
-	f := backend.CollectionFile{Environments: []backend.FileEnvironment{{Name: "ci", Values: []backend.FileEnvValue{
+	f := collections.File{Environments: []collections.FileEnvironment{{Name: "ci", Values: []collections.FileEnvValue{
 		{Name: "user", Value: "alice-the-user"}, {Name: "pw", Secret: true}}}}}
 	vars := map[string]string{"user": "alice-the-user", "pw": `p"ssw0rd-value`}
 	secrets := secretValues(f, "ci", vars)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -75,7 +76,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		backend.WithRevisions(db), backend.WithCredentials(oauthService))
 	defer pool.Close()
 	registry := backend.NewRegistry(db, db, pool)
-	cols := backend.NewCollections(db, db, db, pool, log)
+	cols := collections.New(db, db, db, pool, log)
 	defer cols.Close()
 	if err := seedDemo(ctx, registry); err != nil {
 		log.Warn("the demo server was not registered", "err", err)

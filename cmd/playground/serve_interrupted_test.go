@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
 )
@@ -39,16 +40,16 @@ func TestRestartEndsWhatAStopLeftGoing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := d.CreateCollection(ctx, backend.Collection{Name: "big", Created: time.Now()})
+	c, err := d.CreateCollection(ctx, collections.Collection{Name: "big", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := d.CreateRun(ctx, backend.Run{CollectionID: c.ID, ServerName: "remote", Started: time.Now(), Total: 3000})
+	run, err := d.CreateRun(ctx, collections.Run{CollectionID: c.ID, ServerName: "remote", Started: time.Now(), Total: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, outcome := range []backend.RunOutcome{backend.RunPass, backend.RunPass, backend.RunFail} {
-		if err := d.AddRunResult(ctx, backend.RunResult{RunID: run.ID, ExampleName: fmt.Sprintf("ex%d", i), Outcome: outcome}); err != nil {
+	for i, outcome := range []collections.RunOutcome{collections.RunPass, collections.RunPass, collections.RunFail} {
+		if err := d.AddRunResult(ctx, collections.RunResult{RunID: run.ID, ExampleName: fmt.Sprintf("ex%d", i), Outcome: outcome}); err != nil {
 			t.Fatal(err)
 		}
 	}

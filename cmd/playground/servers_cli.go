@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/serverconfig"
 )
 
 const serversUsage = `Usage:
@@ -63,7 +64,7 @@ func runServers(ctx context.Context, args []string, getenv func(string) string, 
 		}
 		return importServerList(ctx, registry, fs.Arg(0), *renameFlag, record, stdin, stderr)
 	}
-	f, err := backend.ParseConfigFormat(*format)
+	f, err := serverconfig.ParseFormat(*format)
 	if err != nil {
 		return usageError("servers export: %w", err)
 	}
@@ -76,14 +77,14 @@ func importServerList(ctx context.Context, registry *backend.Registry, path stri
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(io.LimitReader(stdin, backend.MaxServerListBytes+1))
+		data, err = io.ReadAll(io.LimitReader(stdin, serverconfig.MaxBytes+1))
 	} else {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return fmt.Errorf("servers import: %w", err)
 	}
-	list, err := backend.ParseServerList(data)
+	list, err := serverconfig.Parse(data)
 	if err != nil {
 		return fmt.Errorf("servers import: %s: %w", path, explain(err))
 	}
@@ -104,7 +105,7 @@ func importServerList(ctx context.Context, registry *backend.Registry, path stri
 				fmt.Fprintf(stderr, "  %s: skipped, a server has this name (--rename to import it under another)\n", srv.Name)
 				continue
 			}
-			srv.Name = backend.FreeServerName(srv.Name, taken)
+			srv.Name = serverconfig.FreeName(srv.Name, taken)
 		}
 		id, err := registry.Create(ctx, srv)
 		record(srv, err)
@@ -126,7 +127,7 @@ func importServerList(ctx context.Context, registry *backend.Registry, path stri
 }
 
 // exportServerList writes the servers named (all when none is) in format.
-func exportServerList(ctx context.Context, registry *backend.Registry, format backend.ConfigFormat, names []string, stdout, stderr io.Writer) error {
+func exportServerList(ctx context.Context, registry *backend.Registry, format serverconfig.Format, names []string, stdout, stderr io.Writer) error {
 	all, err := registry.List(ctx)
 	if err != nil {
 		return fmt.Errorf("servers export: %w", err)
@@ -146,7 +147,7 @@ func exportServerList(ctx context.Context, registry *backend.Registry, format ba
 			chosen = append(chosen, s)
 		}
 	}
-	out, err := backend.ExportServers(chosen, format)
+	out, err := serverconfig.Export(chosen, format)
 	if err != nil {
 		return fmt.Errorf("servers export: %w", explain(err))
 	}

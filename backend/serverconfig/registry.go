@@ -1,9 +1,11 @@
-package backend
+package serverconfig
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // The MCP registry's server.json describes one server by how to get it:
@@ -60,16 +62,16 @@ type registryKeyValue struct {
 // registrySchemaURL is the server.json schema the export names.
 const registrySchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json"
 
-func parseRegistryArray(data []byte) (ServerList, error) {
+func parseRegistryArray(data []byte) (List, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
-		return ServerList{}, Errorf(EInvalid, "The server list is not a JSON array of server.json objects: %s.", jsonProblem(err))
+		return List{}, backend.Errorf(backend.EInvalid, "The server list is not a JSON array of server.json objects: %s.", jsonProblem(err))
 	}
-	list := ServerList{Format: FormatRegistry}
+	list := List{Format: FormatRegistry}
 	for i, item := range items {
 		entries, err := parseRegistryServer(item, fmt.Sprintf("item %d: ", i+1))
 		if err != nil {
-			return ServerList{}, err
+			return List{}, err
 		}
 		list.Entries = append(list.Entries, entries...)
 	}
@@ -77,22 +79,22 @@ func parseRegistryArray(data []byte) (ServerList, error) {
 }
 
 // parseRegistryServer reads one server.json; where prefixes its errors.
-func parseRegistryServer(data []byte, where string) ([]ImportedServer, error) {
+func parseRegistryServer(data []byte, where string) ([]Entry, error) {
 	var rs registryServer
 	if err := json.Unmarshal(data, &rs); err != nil {
-		return nil, Errorf(EInvalid, "%sserver.json does not parse: %s.", where, jsonProblem(err))
+		return nil, backend.Errorf(backend.EInvalid, "%sserver.json does not parse: %s.", where, jsonProblem(err))
 	}
 	if len(rs.Packages)+len(rs.Remotes) == 0 {
-		return nil, Errorf(EInvalid, "%sserver.json %q has neither \"packages\" nor \"remotes\".", where, rs.Name)
+		return nil, backend.Errorf(backend.EInvalid, "%sserver.json %q has neither \"packages\" nor \"remotes\".", where, rs.Name)
 	}
 	base := rs.Name
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]
 	}
 	if base == "" {
-		return nil, Errorf(EInvalid, "%sserver.json, field \"name\": required.", where)
+		return nil, backend.Errorf(backend.EInvalid, "%sserver.json, field \"name\": required.", where)
 	}
-	var out []ImportedServer
+	var out []Entry
 	nameOf := func(kind string) string {
 		if len(out) == 0 {
 			return base
@@ -120,11 +122,11 @@ func parseRegistryServer(data []byte, where string) ([]ImportedServer, error) {
 
 // registryPackageServer turns a package into a stdio server started the
 // way its registry's usual runner starts it.
-func registryPackageServer(p registryPackage, where string) (ImportedServer, error) {
+func registryPackageServer(p registryPackage, where string) (Entry, error) {
 	if p.Identifier == "" {
-		return ImportedServer{}, Errorf(EInvalid, "%s, field \"identifier\": required.", where)
+		return Entry{}, backend.Errorf(backend.EInvalid, "%s, field \"identifier\": required.", where)
 	}
-	var imp ImportedServer
+	var imp Entry
 	note := func(format string, a ...any) { imp.Notes = append(imp.Notes, fmt.Sprintf(format, a...)) }
 	runtimeArgs := registryArgs(p.RuntimeArguments, note)
 	var command string
@@ -148,7 +150,7 @@ func registryPackageServer(p registryPackage, where string) (ImportedServer, err
 		args = append(args, image)
 		note("Runs the container image with docker run -i --rm %s; its environment variables are passed with -e.", image)
 	default:
-		return ImportedServer{}, Errorf(EInvalid, "%s, field \"registryType\": %q packages are not supported (npm, pypi and oci are).", where, p.RegistryType)
+		return Entry{}, backend.Errorf(backend.EInvalid, "%s, field \"registryType\": %q packages are not supported (npm, pypi and oci are).", where, p.RegistryType)
 	}
 	if p.RuntimeHint != "" && p.RuntimeHint != command {
 		note("The package asks for the runner %q; the playground uses %s.", p.RuntimeHint, command)
@@ -161,7 +163,7 @@ func registryPackageServer(p registryPackage, where string) (ImportedServer, err
 	if len(env) == 0 {
 		env = nil
 	}
-	imp.Server = Server{Transport: TransportStdio, Command: command, Args: args, Env: env}
+	imp.Server = backend.Server{Transport: backend.TransportStdio, Command: command, Args: args, Env: env}
 	if p.Transport != nil && p.Transport.Type != "" && p.Transport.Type != "stdio" {
 		note("The package serves %s at %s once started; the playground registers it as a stdio command: start it yourself and register its URL instead if it does not speak stdio.", p.Transport.Type, p.Transport.URL)
 	}
@@ -219,19 +221,19 @@ func registryValue(kv registryKeyValue, what string, note func(string, ...any)) 
 	return "<" + kv.Name + ">"
 }
 
-func registryRemoteServer(r registryRemote, where string) (ImportedServer, error) {
-	var imp ImportedServer
+func registryRemoteServer(r registryRemote, where string) (Entry, error) {
+	var imp Entry
 	note := func(format string, a ...any) { imp.Notes = append(imp.Notes, fmt.Sprintf(format, a...)) }
 	switch r.Type {
 	case "streamable-http", "http":
-		imp.Server.Transport = TransportHTTP
+		imp.Server.Transport = backend.TransportHTTP
 	case "sse":
-		imp.Server.Transport = TransportSSE
+		imp.Server.Transport = backend.TransportSSE
 	default:
-		return ImportedServer{}, Errorf(EInvalid, "%s, field \"type\": %q is not streamable-http or sse.", where, r.Type)
+		return Entry{}, backend.Errorf(backend.EInvalid, "%s, field \"type\": %q is not streamable-http or sse.", where, r.Type)
 	}
 	if r.URL == "" {
-		return ImportedServer{}, Errorf(EInvalid, "%s, field \"url\": required.", where)
+		return Entry{}, backend.Errorf(backend.EInvalid, "%s, field \"url\": required.", where)
 	}
 	imp.Server.URL = r.URL
 	if strings.Contains(r.URL, "{") {

@@ -1,4 +1,8 @@
-package backend
+// Package collections keeps saved example calls in named collections,
+// runs them on a live session and judges each answer against its snapshot
+// and assertions, with environments of variables and collection files to
+// share them.
+package collections
 
 import (
 	"bytes"
@@ -11,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -63,11 +68,11 @@ type Example struct {
 	ServerID int64
 }
 
-// CollectionStore persists collections, their examples and their runs.
-// Lookups of a missing thing return an ENotFound *Error; a duplicate name
+// Store persists collections, their examples and their runs.
+// Lookups of a missing thing return an ENotFound *backend.Error; a duplicate name
 // (a collection's, or an example's within its collection) an EConflict
-// *Error with Fields["name"] set.
-type CollectionStore interface {
+// *backend.Error with Fields["name"] set.
+type Store interface {
 	CreateCollection(ctx context.Context, c Collection) (Collection, error)
 	ListCollections(ctx context.Context) ([]Collection, error)
 	// ListCollectionsPage returns at most limit collections named after
@@ -78,7 +83,7 @@ type CollectionStore interface {
 	CollectionByName(ctx context.Context, name string) (Collection, bool, error)
 	// ImportCollection stores c with its examples (in order) and
 	// environments in one transaction: all or nothing. A taken name is an
-	// EConflict *Error.
+	// EConflict *backend.Error.
 	ImportCollection(ctx context.Context, c Collection, examples []Example, envs []Environment) (Collection, error)
 	UpdateCollection(ctx context.Context, c Collection) error
 	DeleteCollection(ctx context.Context, id int64) error
@@ -106,11 +111,11 @@ type CollectionStore interface {
 	EnvironmentStore
 }
 
-// Collections manages collections of saved examples and runs them.
-type Collections struct {
-	store    CollectionStore
-	frames   FrameStore
-	sessions SessionStore
+// Service manages collections of saved examples and runs them.
+type Service struct {
+	store    Store
+	frames   Frames
+	sessions Sessions
 	caller   Caller
 	log      *slog.Logger
 
@@ -119,11 +124,21 @@ type Collections struct {
 	running sync.WaitGroup
 }
 
+// Frames reads the stored frames an example is saved from.
+type Frames interface {
+	GetFrame(ctx context.Context, id int64) (backend.Frame, error)
+}
+
+// Sessions reads the stored session a frame or a run belongs to.
+type Sessions interface {
+	GetSession(ctx context.Context, id int64) (backend.Session, error)
+}
+
 // Caller sends a request on a live session, names its tools, says where
-// the session sends and hides secret values in what it records; *Pool
-// implements it.
+// the session sends and hides secret values in what it records;
+// *backend.Pool implements it.
 type Caller interface {
-	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o CallOptions) (CallResult, error)
+	CallWith(ctx context.Context, sessionID int64, method string, params json.RawMessage, o backend.CallOptions) (backend.CallResult, error)
 	Tool(ctx context.Context, sessionID int64, name string) (mcpclient.Tool, error)
 	HideValues(sessionID int64, values []string)
 	// Destinations are where the live session sessionID sends what it is
@@ -131,34 +146,34 @@ type Caller interface {
 	Destinations(sessionID int64) ([]string, error)
 }
 
-// NewCollections returns the service. Examples are saved from the stored
+// New returns the service. Examples are saved from the stored
 // frames of frames; runs call through caller and name the server of the
 // session from sessions; runs that Start began log their failures to log.
 // Close it to stop those runs.
-func NewCollections(store CollectionStore, frames FrameStore, sessions SessionStore, caller Caller, log *slog.Logger) *Collections {
+func New(store Store, frames Frames, sessions Sessions, caller Caller, log *slog.Logger) *Service {
 	stop, cancel := context.WithCancel(context.Background())
-	return &Collections{store: store, frames: frames, sessions: sessions, caller: caller, log: log, stop: stop, cancel: cancel}
+	return &Service{store: store, frames: frames, sessions: sessions, caller: caller, log: log, stop: stop, cancel: cancel}
 }
 
 // maxNameLen bounds collection and example names, in characters.
 const maxNameLen = 100
 
-// checkName trims name and returns it, or an EInvalid *Error for field.
+// checkName trims name and returns it, or an EInvalid *backend.Error for field.
 func checkName(name, field, what string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", invalidField(field, "Give the "+what+" a name.")
+		return "", backend.InvalidField(field, "Give the "+what+" a name.")
 	case utf8.RuneCountInString(name) > maxNameLen:
-		return "", invalidField(field, "Keep the name under 100 characters.")
-	case !printable(name):
-		return "", invalidField(field, notPrintable)
+		return "", backend.InvalidField(field, "Keep the name under 100 characters.")
+	case !backend.Printable(name):
+		return "", backend.InvalidField(field, backend.NotPrintable)
 	}
 	return name, nil
 }
 
 // Create makes an empty collection.
-func (s *Collections) Create(ctx context.Context, name, description string) (Collection, error) {
+func (s *Service) Create(ctx context.Context, name, description string) (Collection, error) {
 	name, err := checkName(name, "name", "collection")
 	if err != nil {
 		return Collection{}, err
@@ -167,12 +182,12 @@ func (s *Collections) Create(ctx context.Context, name, description string) (Col
 }
 
 // List returns every collection, by name.
-func (s *Collections) List(ctx context.Context) ([]Collection, error) {
+func (s *Service) List(ctx context.Context) ([]Collection, error) {
 	return s.store.ListCollections(ctx)
 }
 
 // Get returns a collection with its examples in order.
-func (s *Collections) Get(ctx context.Context, id int64) (Collection, []Example, error) {
+func (s *Service) Get(ctx context.Context, id int64) (Collection, []Example, error) {
 	c, err := s.store.GetCollection(ctx, id)
 	if err != nil {
 		return Collection{}, nil, err
@@ -182,7 +197,7 @@ func (s *Collections) Get(ctx context.Context, id int64) (Collection, []Example,
 }
 
 // Rename changes a collection's name and description.
-func (s *Collections) Rename(ctx context.Context, id int64, name, description string) error {
+func (s *Service) Rename(ctx context.Context, id int64, name, description string) error {
 	name, err := checkName(name, "name", "collection")
 	if err != nil {
 		return err
@@ -191,7 +206,7 @@ func (s *Collections) Rename(ctx context.Context, id int64, name, description st
 }
 
 // Delete removes a collection with its examples and runs.
-func (s *Collections) Delete(ctx context.Context, id int64) error {
+func (s *Service) Delete(ctx context.Context, id int64) error {
 	return s.store.DeleteCollection(ctx, id)
 }
 
@@ -211,8 +226,8 @@ type SaveRequest struct {
 // Save stores a recorded call as an example: the request's method and
 // params come from the stored request frame, the snapshot from the stored
 // response (its result, or its JSON-RPC error). Bad input is an EInvalid
-// *Error whose Fields name the form field.
-func (s *Collections) Save(ctx context.Context, r SaveRequest) (Collection, Example, error) {
+// *backend.Error whose Fields name the form field.
+func (s *Service) Save(ctx context.Context, r SaveRequest) (Collection, Example, error) {
 	name, err := checkName(r.Name, "name", "example")
 	if err != nil {
 		return Collection{}, Example{}, err
@@ -236,7 +251,7 @@ func (s *Collections) Save(ctx context.Context, r SaveRequest) (Collection, Exam
 // SuggestedName is the name a new example saved from the stored response
 // frameID starts with: the tool's or prompt's name for tools/call and
 // prompts/get, the URI for resources/read, else the method.
-func (s *Collections) SuggestedName(ctx context.Context, frameID int64) (string, error) {
+func (s *Service) SuggestedName(ctx context.Context, frameID int64) (string, error) {
 	ex, err := s.exampleFromFrame(ctx, frameID)
 	if err != nil {
 		return "", err
@@ -253,7 +268,7 @@ func (s *Collections) SuggestedName(ctx context.Context, frameID int64) (string,
 	case ex.Method == "resources/read" && params.URI != "":
 		name = params.URI
 	}
-	if !printable(name) || utf8.RuneCountInString(name) > maxNameLen {
+	if !backend.Printable(name) || utf8.RuneCountInString(name) > maxNameLen {
 		return ex.Method, nil
 	}
 	return name, nil
@@ -261,7 +276,7 @@ func (s *Collections) SuggestedName(ctx context.Context, frameID int64) (string,
 
 // frameServer is the server whose session recorded the frame, 0 when the
 // server is gone.
-func (s *Collections) frameServer(ctx context.Context, frameID int64) (int64, error) {
+func (s *Service) frameServer(ctx context.Context, frameID int64) (int64, error) {
 	f, err := s.frames.GetFrame(ctx, frameID)
 	if err != nil {
 		return 0, err
@@ -273,12 +288,12 @@ func (s *Collections) frameServer(ctx context.Context, frameID int64) (int64, er
 	return sess.ServerID, nil
 }
 
-func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collection, error) {
+func (s *Service) collectionFor(ctx context.Context, r SaveRequest) (Collection, error) {
 	if r.CollectionID != 0 {
 		return s.store.GetCollection(ctx, r.CollectionID)
 	}
 	if strings.TrimSpace(r.NewCollection) == "" {
-		return Collection{}, invalidField("collection", "Pick a collection or name a new one.")
+		return Collection{}, backend.InvalidField("collection", "Pick a collection or name a new one.")
 	}
 	name, err := checkName(r.NewCollection, "collection", "collection")
 	if err != nil {
@@ -293,13 +308,13 @@ func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collect
 
 // exampleFromFrame builds the request and snapshot of an example from a
 // stored response frame and the request it answers.
-func (s *Collections) exampleFromFrame(ctx context.Context, responseID int64) (Example, error) {
-	notSaveable := Errorf(EInvalid, "Only a recorded answer to a request can be saved.")
+func (s *Service) exampleFromFrame(ctx context.Context, responseID int64) (Example, error) {
+	notSaveable := backend.Errorf(backend.EInvalid, "Only a recorded answer to a request can be saved.")
 	resp, err := s.frames.GetFrame(ctx, responseID)
 	if err != nil {
 		return Example{}, err
 	}
-	if resp.Direction != mcpclient.Inbound || (resp.RPCType != RPCResult && resp.RPCType != RPCError) || resp.PairID == 0 {
+	if resp.Direction != mcpclient.Inbound || (resp.RPCType != backend.RPCResult && resp.RPCType != backend.RPCError) || resp.PairID == 0 {
 		return Example{}, notSaveable
 	}
 	req, err := s.frames.GetFrame(ctx, resp.PairID)
@@ -317,7 +332,7 @@ func (s *Collections) exampleFromFrame(ctx context.Context, responseID int64) (E
 		return Example{}, notSaveable
 	}
 	ex := Example{Method: req.Method, Params: StripMeta(request.Params), Volatile: []string{}}
-	if resp.RPCType == RPCError {
+	if resp.RPCType == backend.RPCError {
 		ex.SnapshotKind, ex.Snapshot = SnapshotError, answer.Error
 	} else {
 		ex.SnapshotKind, ex.Snapshot, ex.ExpectIsError = SnapshotResult, answer.Result, resp.ToolError
@@ -359,9 +374,9 @@ type ExampleEdit struct {
 	Captures       []Capture
 }
 
-// UpdateExample applies an edit. Bad input is an EInvalid *Error whose
+// UpdateExample applies an edit. Bad input is an EInvalid *backend.Error whose
 // Fields name "params", "volatile", "assertions" or "captures".
-func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64, edit ExampleEdit) error {
+func (s *Service) UpdateExample(ctx context.Context, collectionID, id int64, edit ExampleEdit) error {
 	ex, err := s.store.GetExample(ctx, collectionID, id)
 	if err != nil {
 		return err
@@ -371,7 +386,7 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 	if p := strings.TrimSpace(edit.Params); p != "" {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(p), &obj) != nil {
-			return invalidField("params", "Params must be a JSON object (or empty).")
+			return backend.InvalidField("params", "Params must be a JSON object (or empty).")
 		}
 		ex.Params = json.RawMessage(p)
 	}
@@ -394,44 +409,44 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 }
 
 // checkVolatile reports a volatile path that is not a JSON Pointer as an
-// EInvalid *Error for the field "volatile".
+// EInvalid *backend.Error for the field "volatile".
 func checkVolatile(p string) error {
 	if !jsondiff.ValidPointer(p) {
-		return invalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
+		return backend.InvalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
 	}
 	return nil
 }
 
 // checkExampleChecks reports the first bad assertion or capture of ex as
-// an EInvalid *Error for the field "assertions" or "captures".
+// an EInvalid *backend.Error for the field "assertions" or "captures".
 func checkExampleChecks(ex Example) error {
 	for i, a := range ex.Assertions {
 		if err := a.Validate(); err != nil {
-			return invalidField("assertions", fmt.Sprintf("Assertion %d: %v.", i+1, err))
+			return backend.InvalidField("assertions", fmt.Sprintf("Assertion %d: %v.", i+1, err))
 		}
 	}
 	if ex.AssertionsOnly && len(ex.Assertions) == 0 {
-		return invalidField("assertions", "Without comparing the snapshot, an example needs at least one assertion.")
+		return backend.InvalidField("assertions", "Without comparing the snapshot, an example needs at least one assertion.")
 	}
 	for i, c := range ex.Captures {
 		if err := c.Validate(); err != nil {
-			return invalidField("captures", fmt.Sprintf("Capture %d: %v.", i+1, err))
+			return backend.InvalidField("captures", fmt.Sprintf("Capture %d: %v.", i+1, err))
 		}
 	}
 	return nil
 }
 
 // MoveExample moves an example one place up or down.
-func (s *Collections) MoveExample(ctx context.Context, collectionID, id int64, up bool) error {
+func (s *Service) MoveExample(ctx context.Context, collectionID, id int64, up bool) error {
 	return s.store.MoveExample(ctx, collectionID, id, up)
 }
 
 // DeleteExample removes an example; past run results keep its name.
-func (s *Collections) DeleteExample(ctx context.Context, collectionID, id int64) error {
+func (s *Service) DeleteExample(ctx context.Context, collectionID, id int64) error {
 	return s.store.DeleteExample(ctx, collectionID, id)
 }
 
 // Collection returns one collection without its examples.
-func (s *Collections) Collection(ctx context.Context, id int64) (Collection, error) {
+func (s *Service) Collection(ctx context.Context, id int64) (Collection, error) {
 	return s.store.GetCollection(ctx, id)
 }

@@ -1,4 +1,4 @@
-package backend_test
+package collections_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
+	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -18,7 +20,7 @@ import (
 // Every run is stored.
 func TestCollectionSaveAndRun(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 
@@ -33,18 +35,18 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	echoFrame := call(`{"name":"echo","arguments":{"text":"hello"}}`)
 	errFrame := call(`{"name":"no_such_tool","arguments":{}}`)
 
-	col, echo, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoFrame, NewCollection: " smoke ", Name: "echo hello"})
+	col, echo, err := cols.Save(ctx, collections.SaveRequest{ResponseFrameID: echoFrame, NewCollection: " smoke ", Name: "echo hello"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if col.Name != "smoke" || echo.Method != "tools/call" || string(echo.Params) != `{"name":"echo","arguments":{"text":"hello"}}` ||
-		echo.SnapshotKind != backend.SnapshotResult || echo.ExpectIsError {
+		echo.SnapshotKind != collections.SnapshotResult || echo.ExpectIsError {
 		t.Fatalf("saved %+v in %+v", echo, col)
 	}
-	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: errFrame, CollectionID: col.ID, Name: "unknown tool"}); err != nil {
+	if _, _, err := cols.Save(ctx, collections.SaveRequest{ResponseFrameID: errFrame, CollectionID: col.ID, Name: "unknown tool"}); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = cols.Save(ctx, backend.SaveRequest{ResponseFrameID: errFrame, NewCollection: "smoke", Name: "echo hello"})
+	_, _, err = cols.Save(ctx, collections.SaveRequest{ResponseFrameID: errFrame, NewCollection: "smoke", Name: "echo hello"})
 	if backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("a duplicate example name = %v, want a conflict", err)
 	}
@@ -53,19 +55,19 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := cols.Save(ctx, backend.SaveRequest{ResponseFrameID: echoResponse.PairID, NewCollection: "x", Name: "y"}); backend.ErrorCodeOf(err) != backend.EInvalid {
+	if _, _, err := cols.Save(ctx, collections.SaveRequest{ResponseFrameID: echoResponse.PairID, NewCollection: "x", Name: "y"}); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("saving a request frame = %v, want EInvalid", err)
 	}
 
-	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
+	run, err := cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
 	if err != nil || run.Passed != 2 || run.Failed != 0 || run.Finished.IsZero() || run.ServerName != "sdk" {
 		t.Fatalf("first run = %+v, %v; want 2 passed", run, err)
 	}
 
-	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`}); err != nil {
+	if err := cols.UpdateExample(ctx, col.ID, echo.ID, collections.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`}); err != nil {
 		t.Fatal(err)
 	}
-	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
+	run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
 	if err != nil || run.Passed != 1 || run.Failed != 1 {
 		t.Fatalf("run after the edit = %+v, %v; want 1 passed, 1 failed", run, err)
 	}
@@ -74,18 +76,18 @@ func TestCollectionSaveAndRun(t *testing.T) {
 		t.Fatalf("GetRun = %+v, %v", results, err)
 	}
 	r := results[0]
-	if r.Outcome != backend.RunFail || r.ExampleName != "echo hello" || len(r.Diff) != 1 || r.Diff[0].Path != "/content/0/text" ||
+	if r.Outcome != collections.RunFail || r.ExampleName != "echo hello" || len(r.Diff) != 1 || r.Diff[0].Path != "/content/0/text" ||
 		string(r.Diff[0].Old) != `"hello"` || string(r.Diff[0].New) != `"bye"` || r.ResponseFrameID == 0 {
 		t.Errorf("failed result = %+v", r)
 	}
-	if results[1].Outcome != backend.RunPass {
+	if results[1].Outcome != collections.RunPass {
 		t.Errorf("error example = %+v, want pass", results[1])
 	}
 
-	if err := cols.UpdateExample(ctx, col.ID, echo.ID, backend.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`, Volatile: "/content/*/text\n"}); err != nil {
+	if err := cols.UpdateExample(ctx, col.ID, echo.ID, collections.ExampleEdit{Params: `{"name":"echo","arguments":{"text":"bye"}}`, Volatile: "/content/*/text\n"}); err != nil {
 		t.Fatal(err)
 	}
-	if run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil); err != nil || run.Passed != 1 || run.Failed != 0 {
+	if run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil); err != nil || run.Passed != 1 || run.Failed != 0 {
 		t.Errorf("run of one example with a volatile path = %+v, %v; want 1 passed", run, err)
 	}
 	runs, err := cols.RunsPage(ctx, col.ID, 0, 10)
@@ -97,11 +99,11 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil)
+	run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil)
 	if err != nil || run.Failed != 1 {
 		t.Fatalf("run on a closed session = %+v, %v", run, err)
 	}
-	if _, results, _ := cols.GetRun(ctx, col.ID, run.ID); results[0].Outcome != backend.RunError || results[0].Message == "" {
+	if _, results, _ := cols.GetRun(ctx, col.ID, run.ID); results[0].Outcome != collections.RunError || results[0].Message == "" {
 		t.Errorf("result on a closed session = %+v, want an error with a message", results[0])
 	}
 }
@@ -125,7 +127,7 @@ func TestCollectionEdits(t *testing.T) {
 		if err := cols.Rename(ctx, a.ID, name, ""); backend.ErrorCodeOf(err) != backend.EInvalid {
 			t.Errorf("Rename(%q) = %v, want EInvalid", name, err)
 		}
-		if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: a.ID, Name: name}, backend.RoleEditor); backend.ErrorCodeOf(err) != backend.EInvalid {
+		if _, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: a.ID, Name: name}, backend.RoleEditor); backend.ErrorCodeOf(err) != backend.EInvalid {
 			t.Errorf("SaveEnvironment(%q) = %v, want EInvalid", name, err)
 		}
 	}
@@ -141,8 +143,8 @@ func TestCollectionEdits(t *testing.T) {
 	}
 	var ids []int64
 	for _, name := range []string{"one", "two", "three"} {
-		ex, err := e.db.AddExample(ctx, backend.Example{CollectionID: a.ID, Name: name, Method: "ping",
-			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
+		ex, err := e.db.AddExample(ctx, collections.Example{CollectionID: a.ID, Name: name, Method: "ping",
+			SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +168,7 @@ func TestCollectionEdits(t *testing.T) {
 		{"params not JSON", `{`, "", "params"},
 		{"pointer without slash", `{}`, "content", "volatile"},
 	} {
-		err := cols.UpdateExample(ctx, a.ID, ids[1], backend.ExampleEdit{Params: tc.params, Volatile: tc.volatile})
+		err := cols.UpdateExample(ctx, a.ID, ids[1], collections.ExampleEdit{Params: tc.params, Volatile: tc.volatile})
 		var be *backend.Error
 		if !errors.As(err, &be) || be.Code != backend.EInvalid || be.Fields[tc.field] == "" {
 			t.Errorf("%s: %v, want EInvalid on %s", tc.name, err, tc.field)
@@ -186,28 +188,28 @@ func TestCollectionEdits(t *testing.T) {
 
 // TestJudge checks the rules that decide pass and fail.
 func TestJudge(t *testing.T) {
-	result := backend.Example{SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[],"isError":true}`), ExpectIsError: true}
-	rpcErr := backend.Example{SnapshotKind: backend.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"bad"}`)}
+	result := collections.Example{SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[],"isError":true}`), ExpectIsError: true}
+	rpcErr := collections.Example{SnapshotKind: collections.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"bad"}`)}
 	tests := []struct {
 		name string
-		ex   backend.Example
+		ex   collections.Example
 		res  backend.CallResult
-		want backend.RunOutcome
+		want collections.RunOutcome
 	}{
-		{"same result", result, backend.CallResult{Result: json.RawMessage(`{"isError":true,"content":[]}`)}, backend.RunPass},
-		{"isError differs", result, backend.CallResult{Result: json.RawMessage(`{"content":[]}`)}, backend.RunFail},
-		{"error where a result was expected", result, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602}}, backend.RunFail},
-		{"same error code, other message", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602, Message: "other"}}, backend.RunPass},
-		{"other error code", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32601}}, backend.RunFail},
-		{"result where an error was expected", rpcErr, backend.CallResult{Result: json.RawMessage(`{}`)}, backend.RunFail},
+		{"same result", result, backend.CallResult{Result: json.RawMessage(`{"isError":true,"content":[]}`)}, collections.RunPass},
+		{"isError differs", result, backend.CallResult{Result: json.RawMessage(`{"content":[]}`)}, collections.RunFail},
+		{"error where a result was expected", result, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602}}, collections.RunFail},
+		{"same error code, other message", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32602, Message: "other"}}, collections.RunPass},
+		{"other error code", rpcErr, backend.CallResult{Error: &mcpclient.RPCError{Code: -32601}}, collections.RunFail},
+		{"result where an error was expected", rpcErr, backend.CallResult{Result: json.RawMessage(`{}`)}, collections.RunFail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, msg, diff, _ := backend.Judge(tt.ex, tt.res, nil)
+			got, msg, diff, _ := collections.Judge(tt.ex, tt.res, nil)
 			if got != tt.want {
 				t.Errorf("Judge = %s (%s)", got, msg)
 			}
-			if got == backend.RunFail && (msg == "" || len(diff) == 0) {
+			if got == collections.RunFail && (msg == "" || len(diff) == 0) {
 				t.Errorf("a failure without message or diff: %q %v", msg, diff)
 			}
 		})
@@ -219,30 +221,30 @@ func TestJudge(t *testing.T) {
 // Without the environment, neither is sent.
 func TestCollectionVariables(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 	col, err := cols.Create(ctx, "vars", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ex := range []backend.Example{
+	for _, ex := range []collections.Example{
 		{Name: "greet", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{greeting}}"}}`),
 			Snapshot:   json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`),
-			Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.content[0].text", Value: json.RawMessage(`"hi"`)}},
-			Captures:   []backend.Capture{{Name: "said", Path: "$.content[0].text"}}},
+			Assertions: []collections.Assertion{{Kind: collections.AssertEquals, Path: "$.content[0].text", Value: json.RawMessage(`"hi"`)}},
+			Captures:   []collections.Capture{{Name: "said", Path: "$.content[0].text"}}},
 		{Name: "again", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{ said }} again"}}`),
 			Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
-			Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: "^hi again$"},
-				{Kind: backend.AssertLatency, MaxMS: 30000}}},
+			Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[*].text", Pattern: "^hi again$"},
+				{Kind: collections.AssertLatency, MaxMS: 30000}}},
 	} {
-		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", backend.SnapshotResult
+		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", collections.SnapshotResult
 		if _, err := e.db.AddExample(ctx, ex); err != nil {
 			t.Fatal(err)
 		}
 	}
-	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev", Origins: []string{backend.StdioDestination},
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hi", Secret: true}}}, backend.RoleEditor)
+	env, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "dev", Origins: []string{backend.StdioDestination},
+		Values: []collections.EnvValue{{Name: "greeting", Value: "hi", Secret: true}}}, backend.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,8 +253,8 @@ func TestCollectionVariables(t *testing.T) {
 	}
 
 	var seen []string
-	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
-		func(r backend.RunResult) { seen = append(seen, r.ExampleName+":"+string(r.Outcome)) })
+	run, err := cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
+		func(r collections.RunResult) { seen = append(seen, r.ExampleName+":"+string(r.Outcome)) })
 	if err != nil || run.Passed != 2 || run.Environment != "dev" || run.Total != 2 {
 		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
 		t.Fatalf("run with the environment = %+v, %v; results %+v", run, err, results)
@@ -265,22 +267,22 @@ func TestCollectionVariables(t *testing.T) {
 		t.Errorf("the second result's checks = %+v, %v", results[1].Checks, err)
 	}
 
-	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
+	run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID}, nil)
 	if err != nil || run.Failed != 2 {
 		t.Fatalf("run without the environment = %+v, %v; want 2 failed", run, err)
 	}
 	_, results, _ = cols.GetRun(ctx, col.ID, run.ID)
-	if r := results[0]; r.Outcome != backend.RunError || !strings.Contains(r.Message, "{{greeting}}") || r.ResponseFrameID != 0 {
+	if r := results[0]; r.Outcome != collections.RunError || !strings.Contains(r.Message, "{{greeting}}") || r.ResponseFrameID != 0 {
 		t.Errorf("an example missing a variable = %+v, want an error naming it, nothing sent", r)
 	}
 
 	// A value given at run time (the CLI's --var) wins over the environment's.
-	run, err = cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID, Vars: map[string]string{"greeting": "ho"}}, nil)
+	run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID, Vars: map[string]string{"greeting": "ho"}}, nil)
 	if err != nil || run.Failed != 2 {
 		t.Fatalf("run with greeting=ho = %+v, %v; want both to fail", run, err)
 	}
 	_, results, _ = cols.GetRun(ctx, col.ID, run.ID)
-	if r := results[0]; r.Outcome != backend.RunFail || len(r.Checks) != 1 || r.Checks[0].Passed || !strings.Contains(r.Checks[0].Message, `"ho"`) {
+	if r := results[0]; r.Outcome != collections.RunFail || len(r.Checks) != 1 || r.Checks[0].Passed || !strings.Contains(r.Checks[0].Message, `"ho"`) {
 		t.Errorf("the first result = %+v, want its equals assertion failed on \"ho\"", r)
 	}
 }
@@ -291,27 +293,27 @@ func TestJudgeAssertions(t *testing.T) {
 	answer := backend.CallResult{Result: json.RawMessage(`{"content":[{"type":"text","text":"id-42"},{"type":"text","text":"id-7"}],"structuredContent":{"n":3}}`),
 		Latency: 50 * time.Millisecond}
 	tests := []struct {
-		a      backend.Assertion
+		a      collections.Assertion
 		schema json.RawMessage
 		pass   bool
 	}{
-		{backend.Assertion{Kind: backend.AssertEquals, Path: "$.structuredContent.n", Value: json.RawMessage(`3.0`)}, nil, true},
-		{backend.Assertion{Kind: backend.AssertEquals, Path: "$.structuredContent", Value: json.RawMessage(`{"n":4}`)}, nil, false},
-		{backend.Assertion{Kind: backend.AssertExists, Path: "$.content[1]"}, nil, true},
-		{backend.Assertion{Kind: backend.AssertExists, Path: "$.content[2]"}, nil, false},
-		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d+$`}, nil, true},
-		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d\d$`}, nil, false},
-		{backend.Assertion{Kind: backend.AssertMatches, Path: "$.structuredContent.n", Pattern: `3`}, nil, false},
-		{backend.Assertion{Kind: backend.AssertOutputSchema}, schema, true},
-		{backend.Assertion{Kind: backend.AssertOutputSchema}, json.RawMessage(`{"type":"object","required":["m"]}`), false},
-		{backend.Assertion{Kind: backend.AssertOutputSchema}, nil, false},
-		{backend.Assertion{Kind: backend.AssertLatency, MaxMS: 100}, nil, true},
-		{backend.Assertion{Kind: backend.AssertLatency, MaxMS: 10}, nil, false},
+		{collections.Assertion{Kind: collections.AssertEquals, Path: "$.structuredContent.n", Value: json.RawMessage(`3.0`)}, nil, true},
+		{collections.Assertion{Kind: collections.AssertEquals, Path: "$.structuredContent", Value: json.RawMessage(`{"n":4}`)}, nil, false},
+		{collections.Assertion{Kind: collections.AssertExists, Path: "$.content[1]"}, nil, true},
+		{collections.Assertion{Kind: collections.AssertExists, Path: "$.content[2]"}, nil, false},
+		{collections.Assertion{Kind: collections.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d+$`}, nil, true},
+		{collections.Assertion{Kind: collections.AssertMatches, Path: "$.content[*].text", Pattern: `^id-\d\d$`}, nil, false},
+		{collections.Assertion{Kind: collections.AssertMatches, Path: "$.structuredContent.n", Pattern: `3`}, nil, false},
+		{collections.Assertion{Kind: collections.AssertOutputSchema}, schema, true},
+		{collections.Assertion{Kind: collections.AssertOutputSchema}, json.RawMessage(`{"type":"object","required":["m"]}`), false},
+		{collections.Assertion{Kind: collections.AssertOutputSchema}, nil, false},
+		{collections.Assertion{Kind: collections.AssertLatency, MaxMS: 100}, nil, true},
+		{collections.Assertion{Kind: collections.AssertLatency, MaxMS: 10}, nil, false},
 	}
 	for _, tt := range tests {
-		ex := backend.Example{SnapshotKind: backend.SnapshotResult, AssertionsOnly: true, Assertions: []backend.Assertion{tt.a}}
-		outcome, msg, _, checks := backend.Judge(ex, answer, tt.schema)
-		if len(checks) != 1 || checks[0].Passed != tt.pass || (outcome == backend.RunPass) != tt.pass {
+		ex := collections.Example{SnapshotKind: collections.SnapshotResult, AssertionsOnly: true, Assertions: []collections.Assertion{tt.a}}
+		outcome, msg, _, checks := collections.Judge(ex, answer, tt.schema)
+		if len(checks) != 1 || checks[0].Passed != tt.pass || (outcome == collections.RunPass) != tt.pass {
 			t.Errorf("%s: %s %q %+v, want passed=%t", tt.a, outcome, msg, checks, tt.pass)
 		}
 		if !tt.pass && checks[0].Message == "" {
@@ -326,23 +328,23 @@ func TestExampleChecksValidate(t *testing.T) {
 	ctx := testContext(t)
 	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "c", "")
-	ex, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
+	ex, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name  string
-		edit  backend.ExampleEdit
+		edit  collections.ExampleEdit
 		field string
 	}{
-		{"not a JSONPath", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertExists, Path: "content[0]"}}}, "assertions"},
-		{"bad JSONPath", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertExists, Path: "$.[["}}}, "assertions"},
-		{"value not JSON", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.a", Value: json.RawMessage(`hi`)}}}, "assertions"},
-		{"bad pattern", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.a", Pattern: "("}}}, "assertions"},
-		{"no latency bound", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertLatency}}}, "assertions"},
-		{"unknown kind", backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: "close-to", Path: "$.a"}}}, "assertions"},
-		{"assertions only, none", backend.ExampleEdit{AssertionsOnly: true}, "assertions"},
-		{"bad capture name", backend.ExampleEdit{Captures: []backend.Capture{{Name: "a b", Path: "$.a"}}}, "captures"},
+		{"not a JSONPath", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertExists, Path: "content[0]"}}}, "assertions"},
+		{"bad JSONPath", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertExists, Path: "$.[["}}}, "assertions"},
+		{"value not JSON", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertEquals, Path: "$.a", Value: json.RawMessage(`hi`)}}}, "assertions"},
+		{"bad pattern", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.a", Pattern: "("}}}, "assertions"},
+		{"no latency bound", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertLatency}}}, "assertions"},
+		{"unknown kind", collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: "close-to", Path: "$.a"}}}, "assertions"},
+		{"assertions only, none", collections.ExampleEdit{AssertionsOnly: true}, "assertions"},
+		{"bad capture name", collections.ExampleEdit{Captures: []collections.Capture{{Name: "a b", Path: "$.a"}}}, "captures"},
 	} {
 		err := cols.UpdateExample(ctx, col.ID, ex.ID, tc.edit)
 		var be *backend.Error
@@ -350,8 +352,8 @@ func TestExampleChecksValidate(t *testing.T) {
 			t.Errorf("%s: %v, want EInvalid on %s", tc.name, err, tc.field)
 		}
 	}
-	edit := backend.ExampleEdit{Assertions: []backend.Assertion{{Kind: backend.AssertEquals, Path: "$.a", Value: json.RawMessage(`"x"`)}},
-		Captures: []backend.Capture{{Name: "token", Path: "$.a"}}, AssertionsOnly: true}
+	edit := collections.ExampleEdit{Assertions: []collections.Assertion{{Kind: collections.AssertEquals, Path: "$.a", Value: json.RawMessage(`"x"`)}},
+		Captures: []collections.Capture{{Name: "token", Path: "$.a"}}, AssertionsOnly: true}
 	if err := cols.UpdateExample(ctx, col.ID, ex.ID, edit); err != nil {
 		t.Fatal(err)
 	}
@@ -366,30 +368,30 @@ func TestExampleChecksValidate(t *testing.T) {
 // in the stored results' diffs and checks.
 func TestCollectionRunHidesSecrets(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
 	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "secrets", "")
-	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
+	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"token={{token}}"}}`),
-		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
-		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: `^token=tok-s\w+-42$`}}}); err != nil {
+		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
+		Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: `^token=tok-s\w+-42$`}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo it again", Method: "tools/call",
+	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo it again", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"{{token}} again"}}`),
-		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`),
-		Assertions: []backend.Assertion{{Kind: backend.AssertMatches, Path: "$.content[0].text", Pattern: "^nothing$"}}}); err != nil {
+		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`),
+		Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: "^nothing$"}}}); err != nil {
 		t.Fatal(err)
 	}
-	env, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "prod", Origins: []string{backend.StdioDestination},
-		Values: []backend.EnvValue{{Name: "token", Value: "tok-s3cret-42", Secret: true}}}, backend.RoleEditor)
+	env, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "prod", Origins: []string{backend.StdioDestination},
+		Values: []collections.EnvValue{{Name: "token", Value: "tok-s3cret-42", Secret: true}}}, backend.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress []backend.RunResult
-	run, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
-		func(r backend.RunResult) { progress = append(progress, r) })
+	var progress []collections.RunResult
+	run, err := cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, EnvironmentID: env.ID},
+		func(r collections.RunResult) { progress = append(progress, r) })
 	if err != nil || run.Passed != 1 || run.Failed != 1 {
 		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
 		t.Fatalf("run = %+v, %v, %+v; the server must get the real value", run, err, results)
@@ -417,7 +419,7 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for what, rs := range map[string][]backend.RunResult{"stored": results, "progress": progress} {
+	for what, rs := range map[string][]collections.RunResult{"stored": results, "progress": progress} {
 		b, _ := json.Marshal(rs)
 		if strings.Contains(string(b), "tok-s3cret-42") || !strings.Contains(string(b), "[redacted] again") {
 			t.Errorf("%s results hold the secret, or not its redacted echo: %s", what, b)
@@ -430,21 +432,21 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 // that never answers, storing the rest as errors.
 func TestCollectionStart(t *testing.T) {
 	e := MustEnv(t)
-	sess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("sdk")))
+	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
 	ctx := testContext(t)
-	cols := backend.NewCollections(e.db, e.db, e.db, e.pool, testLogger(t))
+	cols := collections.New(e.db, e.db, e.db, e.pool, testLogger(t))
 	col, _ := cols.Create(ctx, "slow", "")
-	for _, ex := range []backend.Example{
+	for _, ex := range []collections.Example{
 		{Name: "echo", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`)},
 		{Name: "hang", Params: json.RawMessage(`{"name":"hang"}`), Snapshot: json.RawMessage(`{}`)},
 		{Name: "after", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"y"}}`), Snapshot: json.RawMessage(`{}`)},
 	} {
-		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", backend.SnapshotResult
+		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", collections.SnapshotResult
 		if _, err := e.db.AddExample(ctx, ex); err != nil {
 			t.Fatal(err)
 		}
 	}
-	run, err := cols.Start(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sess.ID})
+	run, err := cols.Start(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID})
 	if err != nil || !run.Finished.IsZero() || run.Total != 3 {
 		t.Fatalf("Start = %+v, %v; want a run of 3 still going", run, err)
 	}
@@ -463,7 +465,7 @@ func TestCollectionStart(t *testing.T) {
 	if err != nil || got.Finished.IsZero() || got.Passed != 1 || got.Failed != 2 || len(results) != 3 {
 		t.Fatalf("after Close: %+v, %d results, %v; want it finished, 1 passed, 2 errors", got, len(results), err)
 	}
-	if results[1].Outcome != backend.RunError || results[1].Message != "The run was stopped before the answer came." || results[2].Outcome != backend.RunError || results[2].Message != "Not run: the run was stopped." {
+	if results[1].Outcome != collections.RunError || results[1].Message != "The run was stopped before the answer came." || results[2].Outcome != collections.RunError || results[2].Message != "Not run: the run was stopped." {
 		t.Errorf("the examples cut short = %+v, %+v; want errors", results[1], results[2])
 	}
 }

@@ -1,4 +1,4 @@
-package backend_test
+package collections_test
 
 import (
 	"bytes"
@@ -13,13 +13,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
+	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
-// watchedSDKHTTPServer serves newSDKServer over Streamable HTTP and keeps
+// watchedSDKHTTPServer serves sdktest.Server over Streamable HTTP and keeps
 // the body of every request it is sent.
 func watchedSDKHTTPServer(tb testing.TB) (url string, bodies func() string) {
 	tb.Helper()
-	server := newSDKServer()
+	server := sdktest.Server()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	var mu sync.Mutex
 	var seen bytes.Buffer
@@ -52,26 +54,26 @@ func TestSecretEnvironmentGoesOnlyWhereAllowed(t *testing.T) {
 	ctx := testContext(t)
 	url, bodies := watchedSDKHTTPServer(t)
 	httpSess := e.MustConnect(t, e.MustServer(t, backend.Server{Name: "elsewhere", Transport: backend.TransportHTTP, URL: url}))
-	stdioSess := e.MustConnect(t, e.MustServer(t, sdkStdioServer("home")))
+	stdioSess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("home")))
 	origin := strings.TrimSuffix(url, "/mcp")
 	cols := e.collections(t)
 	col, _ := cols.Create(ctx, "secrets", "")
-	if _, err := e.db.AddExample(ctx, backend.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
+	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"{{token}}"}}`),
-		SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"[redacted]"}]}`)}); err != nil {
+		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"[redacted]"}]}`)}); err != nil {
 		t.Fatal(err)
 	}
 	const secret = "admin-set-s3cret"
-	secretEnv := func(origins ...string) backend.Environment {
-		return backend.Environment{CollectionID: col.ID, Name: "prod", Origins: origins,
-			Values: []backend.EnvValue{{Name: "token", Value: secret, Secret: true}}}
+	secretEnv := func(origins ...string) collections.Environment {
+		return collections.Environment{CollectionID: col.ID, Name: "prod", Origins: origins,
+			Values: []collections.EnvValue{{Name: "token", Value: secret, Secret: true}}}
 	}
 	env, err := cols.SaveEnvironment(ctx, secretEnv(), backend.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(sessionID int64) error {
-		_, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: sessionID, EnvironmentID: env.ID}, nil)
+		_, err := cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sessionID, EnvironmentID: env.ID}, nil)
 		return err
 	}
 
@@ -123,11 +125,11 @@ func TestSecretEnvironmentGoesOnlyWhereAllowed(t *testing.T) {
 	}
 
 	// An environment without secrets goes anywhere; a bad origin is refused.
-	plain, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "plain", Values: []backend.EnvValue{{Name: "token", Value: "x"}}}, backend.RoleEditor)
+	plain, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "plain", Values: []collections.EnvValue{{Name: "token", Value: "x"}}}, backend.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cols.Run(ctx, backend.RunRequest{CollectionID: col.ID, SessionID: httpSess.ID, EnvironmentID: plain.ID}, nil); err != nil {
+	if _, err := cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: httpSess.ID, EnvironmentID: plain.ID}, nil); err != nil {
 		t.Errorf("run with an environment without secrets: %v", err)
 	}
 	plain.Origins = []string{"ftp://x"}

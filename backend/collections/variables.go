@@ -1,4 +1,4 @@
-package backend
+package collections
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package backend
+package collections
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -97,7 +98,7 @@ type RunRequest struct {
 // and stores the run with every result, calling progress (when not nil)
 // after each. An example that gets no answer is an error in the run, not a
 // Go error; Go errors mean the run could not be made or stored.
-func (s *Collections) Run(ctx context.Context, req RunRequest, progress func(RunResult)) (Run, error) {
+func (s *Service) Run(ctx context.Context, req RunRequest, progress func(RunResult)) (Run, error) {
 	plan, err := s.prepareRun(ctx, req)
 	if err != nil {
 		return Run{}, err
@@ -108,7 +109,7 @@ func (s *Collections) Run(ctx context.Context, req RunRequest, progress func(Run
 // Start begins a run as Run does and returns it at once, still going; its
 // results are stored as they are judged (see GetRun). The run belongs to s:
 // Close cancels it, leaving its remaining examples as errors.
-func (s *Collections) Start(ctx context.Context, req RunRequest) (Run, error) {
+func (s *Service) Start(ctx context.Context, req RunRequest) (Run, error) {
 	plan, err := s.prepareRun(ctx, req)
 	if err != nil {
 		return Run{}, err
@@ -124,7 +125,7 @@ func (s *Collections) Start(ctx context.Context, req RunRequest) (Run, error) {
 }
 
 // Close cancels the runs Start began and waits for them to be stored.
-func (s *Collections) Close() {
+func (s *Service) Close() {
 	s.cancel()
 	s.running.Wait()
 }
@@ -135,11 +136,11 @@ type runPlan struct {
 	run      Run
 	examples []Example
 	vars     Variables
-	hide     Redactor
+	hide     backend.Redactor
 }
 
 // prepareRun checks req, stores the run's start and returns its plan.
-func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, error) {
+func (s *Service) prepareRun(ctx context.Context, req RunRequest) (runPlan, error) {
 	_, examples, err := s.Get(ctx, req.CollectionID)
 	if err != nil {
 		return runPlan{}, err
@@ -152,10 +153,10 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 		examples = []Example{ex}
 	}
 	if req.SessionID == 0 {
-		return runPlan{}, Errorf(EInvalid, "Pick a connected session to run on.")
+		return runPlan{}, backend.Errorf(backend.EInvalid, "Pick a connected session to run on.")
 	}
 	if len(examples) == 0 {
-		return runPlan{}, Errorf(EInvalid, "The collection has no examples to run.")
+		return runPlan{}, backend.Errorf(backend.EInvalid, "The collection has no examples to run.")
 	}
 	vars, env, secrets, err := s.runVariables(ctx, req.CollectionID, req.EnvironmentID, req.Vars)
 	if err != nil {
@@ -177,14 +178,14 @@ func (s *Collections) prepareRun(ctx context.Context, req RunRequest) (runPlan, 
 	}
 	run, err := s.store.CreateRun(ctx, Run{CollectionID: req.CollectionID, SessionID: req.SessionID, ServerName: sess.ServerName,
 		Environment: env.Name, Started: time.Now(), Total: len(examples)})
-	return runPlan{run: run, examples: examples, vars: vars, hide: Redactor{}.With(secrets...)}, err
+	return runPlan{run: run, examples: examples, vars: vars, hide: backend.Redactor{}.With(secrets...)}, err
 }
 
 // execute runs the examples of a stored run. The run is stored whole even
 // when ctx ends midway: the examples left then end as errors. Each result
 // is stored, and handed to progress, with the plan's secrets hidden: an
 // answer that echoes one would otherwise show it in a diff or a check.
-func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(RunResult)) (Run, error) {
+func (s *Service) execute(ctx context.Context, plan runPlan, progress func(RunResult)) (Run, error) {
 	store := context.WithoutCancel(ctx)
 	run := plan.run
 	for _, ex := range plan.examples {
@@ -192,7 +193,7 @@ func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(R
 		if ctx.Err() != nil {
 			r = RunResult{ExampleID: ex.ID, ExampleName: ex.Name, Outcome: RunError, Message: "Not run: the run was stopped."}
 		} else {
-			r = plan.hide.hideInResult(s.runExample(ctx, run.SessionID, ex, plan.vars))
+			r = hideInResult(plan.hide, s.runExample(ctx, run.SessionID, ex, plan.vars))
 		}
 		r.RunID = run.ID
 		if r.Outcome == RunPass {
@@ -215,7 +216,7 @@ func (s *Collections) execute(ctx context.Context, plan runPlan, progress func(R
 // collection starts on: a session of the server its examples came from,
 // else of its latest run's server, else the first. It returns 0 when
 // there is no live session.
-func (s *Collections) DefaultSession(ctx context.Context, collectionID int64, live []Session) (int64, error) {
+func (s *Service) DefaultSession(ctx context.Context, collectionID int64, live []backend.Session) (int64, error) {
 	if len(live) == 0 {
 		return 0, nil
 	}
@@ -224,7 +225,7 @@ func (s *Collections) DefaultSession(ctx context.Context, collectionID int64, li
 		return 0, err
 	}
 	for _, serverID := range preferred {
-		if i := slices.IndexFunc(live, func(l Session) bool { return l.ServerID == serverID }); i >= 0 {
+		if i := slices.IndexFunc(live, func(l backend.Session) bool { return l.ServerID == serverID }); i >= 0 {
 			return live[i].ID, nil
 		}
 	}
@@ -232,7 +233,7 @@ func (s *Collections) DefaultSession(ctx context.Context, collectionID int64, li
 }
 
 // GetRun returns a run of the collection with its results.
-func (s *Collections) GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error) {
+func (s *Service) GetRun(ctx context.Context, collectionID, runID int64) (Run, []RunResult, error) {
 	return s.store.GetRun(ctx, collectionID, runID)
 }
 
@@ -240,7 +241,7 @@ func (s *Collections) GetRun(ctx context.Context, collectionID, runID int64) (Ru
 // on the live session sessionID (of the same server or another), and
 // judges the new answer against the recorded one as a run judges an
 // example against its snapshot. Nothing is stored but the new traffic.
-func (s *Collections) Replay(ctx context.Context, responseFrameID, sessionID int64) (RunResult, error) {
+func (s *Service) Replay(ctx context.Context, responseFrameID, sessionID int64) (RunResult, error) {
 	ex, err := s.exampleFromFrame(ctx, responseFrameID)
 	if err != nil {
 		return RunResult{}, err
@@ -254,7 +255,7 @@ const ExampleTimeout = 60 * time.Second
 
 // runExample fills the example's placeholders from vars, calls it, judges
 // the answer and adds the values it captures to vars.
-func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Example, vars Variables) RunResult {
+func (s *Service) runExample(ctx context.Context, sessionID int64, ex Example, vars Variables) RunResult {
 	r := RunResult{ExampleID: ex.ID, ExampleName: ex.Name}
 	params, err := vars.Substitute(ex.Params)
 	if err != nil {
@@ -263,10 +264,10 @@ func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Exampl
 	}
 	ctx, cancel := context.WithTimeout(ctx, ExampleTimeout)
 	defer cancel()
-	res, err := s.caller.CallWith(ctx, sessionID, ex.Method, params, CallOptions{ResponseFrame: true})
+	res, err := s.caller.CallWith(ctx, sessionID, ex.Method, params, backend.CallOptions{ResponseFrame: true})
 	r.Latency, r.ResponseFrameID = res.Latency, res.ResponseFrameID
 	if err != nil {
-		r.Outcome, r.Message = RunError, ErrorMessageOf(err)
+		r.Outcome, r.Message = RunError, backend.ErrorMessageOf(err)
 		if errors.Is(ctx.Err(), context.Canceled) {
 			r.Message = "The run was stopped before the answer came."
 		}
@@ -289,7 +290,7 @@ func (s *Collections) runExample(ctx context.Context, sessionID int64, ex Exampl
 
 // outputSchema is the outputSchema of the tool a tools/call calls, nil
 // for any other request or when the session cannot say.
-func (s *Collections) outputSchema(ctx context.Context, sessionID int64, method string, params json.RawMessage) json.RawMessage {
+func (s *Service) outputSchema(ctx context.Context, sessionID int64, method string, params json.RawMessage) json.RawMessage {
 	var p struct{ Name string }
 	if method != "tools/call" || json.Unmarshal(params, &p) != nil {
 		return nil
@@ -303,7 +304,7 @@ func (s *Collections) outputSchema(ctx context.Context, sessionID int64, method 
 
 // answerOf is what assertions and captures look into: the result, or the
 // JSON-RPC error object.
-func answerOf(res CallResult) json.RawMessage {
+func answerOf(res backend.CallResult) json.RawMessage {
 	if res.Error != nil {
 		b, _ := json.Marshal(res.Error)
 		return b
@@ -320,7 +321,7 @@ func answerOf(res CallResult) json.RawMessage {
 // A failure's message says why; its diff goes from the snapshot to the
 // answer (both wrapped as {"result": ...} or {"error": ...} when their
 // kinds differ).
-func Judge(ex Example, res CallResult, outputSchema json.RawMessage) (RunOutcome, string, []jsondiff.Change, []CheckResult) {
+func Judge(ex Example, res backend.CallResult, outputSchema json.RawMessage) (RunOutcome, string, []jsondiff.Change, []CheckResult) {
 	checks := checkAssertions(ex.Assertions, answerOf(res), res.Latency, outputSchema)
 	outcome, msg, diff := judgeSnapshot(ex, res)
 	failed := 0
@@ -335,7 +336,7 @@ func Judge(ex Example, res CallResult, outputSchema json.RawMessage) (RunOutcome
 	return outcome, msg, diff, checks
 }
 
-func judgeSnapshot(ex Example, res CallResult) (RunOutcome, string, []jsondiff.Change) {
+func judgeSnapshot(ex Example, res backend.CallResult) (RunOutcome, string, []jsondiff.Change) {
 	if res.Error != nil {
 		got, _ := json.Marshal(res.Error)
 		var want struct{ Code int }
@@ -362,7 +363,7 @@ func judgeSnapshot(ex Example, res CallResult) (RunOutcome, string, []jsondiff.C
 		return RunFail, fmt.Sprintf("isError is %t, expected %t.", got, ex.ExpectIsError), diff
 	}
 	if len(diff) > 0 {
-		return RunFail, fmt.Sprintf("The result differs from the snapshot (%s).", Count(len(diff), "change")), diff
+		return RunFail, fmt.Sprintf("The result differs from the snapshot (%s).", backend.Count(len(diff), "change")), diff
 	}
 	return RunPass, "", nil
 }
@@ -374,4 +375,20 @@ func kindDiff(ex Example, gotKind string, got json.RawMessage) []jsondiff.Change
 	have, _ := json.Marshal(map[string]json.RawMessage{gotKind: got})
 	diff, _ := jsondiff.Diff(want, have, nil)
 	return diff
+}
+
+// hideInResult returns a run result with the secret values replaced in its
+// message, its diff's values and its checks' messages.
+func hideInResult(r backend.Redactor, res RunResult) RunResult {
+	res.Message = r.WithoutValues(res.Message)
+	res.Diff = slices.Clone(res.Diff)
+	for i, c := range res.Diff {
+		c.Old, c.New = r.WithoutValuesInJSON(c.Old), r.WithoutValuesInJSON(c.New)
+		res.Diff[i] = c
+	}
+	res.Checks = slices.Clone(res.Checks)
+	for i := range res.Checks {
+		res.Checks[i].Message = r.WithoutValues(res.Checks[i].Message)
+	}
+	return res
 }

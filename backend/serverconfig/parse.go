@@ -1,4 +1,4 @@
-package backend
+package serverconfig
 
 import (
 	"bytes"
@@ -7,32 +7,34 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // Server lists in the formats people already keep them in: the
 // "mcpServers" object of Claude Desktop and Cursor, the "servers" object of
 // VS Code's mcp.json, and the MCP registry's server.json. This file reads
 // them into drafts of Server, with notes on what was guessed or left out,
-// and writes servers back out in each of them (server_config_export.go).
+// and writes servers back out in each of them (export.go).
 
-// ConfigFormat names a server list format.
-type ConfigFormat string
+// Format names a server list format.
+type Format string
 
 const (
 	// FormatClaude is {"mcpServers": {NAME: {command, args, env} | {type, url, headers}}},
 	// as Claude Desktop, Claude Code and Cursor read it.
-	FormatClaude ConfigFormat = "claude"
+	FormatClaude Format = "claude"
 	// FormatVSCode is VS Code's mcp.json: {"servers": {NAME: {type, ...}}, "inputs": [...]}.
-	FormatVSCode ConfigFormat = "vscode"
+	FormatVSCode Format = "vscode"
 	// FormatRegistry is the MCP registry's server.json (or a JSON array of them).
-	FormatRegistry ConfigFormat = "registry"
+	FormatRegistry Format = "registry"
 )
 
-// ConfigFormats lists every format, in the order they are offered.
-var ConfigFormats = []ConfigFormat{FormatClaude, FormatVSCode, FormatRegistry}
+// Formats lists every format, in the order they are offered.
+var Formats = []Format{FormatClaude, FormatVSCode, FormatRegistry}
 
 // Label is how the format is named to people.
-func (f ConfigFormat) Label() string {
+func (f Format) Label() string {
 	switch f {
 	case FormatClaude:
 		return "Claude Desktop / Cursor (mcpServers)"
@@ -44,9 +46,9 @@ func (f ConfigFormat) Label() string {
 	return string(f)
 }
 
-// ParseConfigFormat returns the format named s ("claude", "cursor",
-// "vscode", "registry"), or an EInvalid *Error.
-func ParseConfigFormat(s string) (ConfigFormat, error) {
+// ParseFormat returns the format named s ("claude", "cursor",
+// "vscode", "registry"), or an EInvalid *backend.Error.
+func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "claude", "cursor", "mcpservers", "":
 		return FormatClaude, nil
@@ -55,44 +57,44 @@ func ParseConfigFormat(s string) (ConfigFormat, error) {
 	case "registry", "server.json":
 		return FormatRegistry, nil
 	}
-	return "", Errorf(EInvalid, "Unknown format %q: choose claude, vscode or registry.", s)
+	return "", backend.Errorf(backend.EInvalid, "Unknown format %q: choose claude, vscode or registry.", s)
 }
 
-// ImportedServer is one entry of an imported list: a draft to register and
+// Entry is one entry of an imported list: a draft to register and
 // what the reader guessed, kept as typed or left out.
-type ImportedServer struct {
-	Server Server
-	Notes  []string
+type Entry struct {
+	backend.Server
+	Notes []string
 }
 
-// ServerList is what ParseServerList read: the format it recognised and
+// List is what Parse read: the format it recognised and
 // the entries in the order of the file (by name within an object).
-type ServerList struct {
-	Format  ConfigFormat
-	Entries []ImportedServer
+type List struct {
+	Format  Format
+	Entries []Entry
 }
 
-// MaxServerListBytes is the largest server list ParseServerList reads.
-const MaxServerListBytes = 1 << 20
+// MaxBytes is the largest server list Parse reads.
+const MaxBytes = 1 << 20
 
-// ParseServerList reads a server list in any ConfigFormat, telling the
+// Parse reads a server list in any Format, telling the
 // format from its top-level keys: "mcpServers" (Claude), "servers" or
 // "mcp.servers" as in VS Code's settings.json (VS Code), "packages" or
 // "remotes", or an array of such objects (registry). Malformed input is an
-// EInvalid *Error whose message names the entry and field at fault.
-func ParseServerList(data []byte) (ServerList, error) {
+// EInvalid *backend.Error whose message names the entry and field at fault.
+func Parse(data []byte) (List, error) {
 	data = bytes.TrimSpace(data)
 	switch {
 	case len(data) == 0:
-		return ServerList{}, Errorf(EInvalid, "The server list is empty: paste a JSON file or choose one.")
-	case len(data) > MaxServerListBytes:
-		return ServerList{}, Errorf(EInvalid, "The server list is larger than %d bytes.", MaxServerListBytes)
+		return List{}, backend.Errorf(backend.EInvalid, "The server list is empty: paste a JSON file or choose one.")
+	case len(data) > MaxBytes:
+		return List{}, backend.Errorf(backend.EInvalid, "The server list is larger than %d bytes.", MaxBytes)
 	case data[0] == '[':
 		return parseRegistryArray(data)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return ServerList{}, Errorf(EInvalid, "The server list is not a JSON object: %s.", jsonProblem(err))
+		return List{}, backend.Errorf(backend.EInvalid, "The server list is not a JSON object: %s.", jsonProblem(err))
 	}
 	if mcp, ok := top["mcp"]; ok && top["servers"] == nil {
 		var inner map[string]json.RawMessage
@@ -103,20 +105,20 @@ func ParseServerList(data []byte) (ServerList, error) {
 	switch {
 	case top["mcpServers"] != nil:
 		entries, err := parseClientEntries(top["mcpServers"], "mcpServers")
-		return ServerList{Format: FormatClaude, Entries: entries}, err
+		return List{Format: FormatClaude, Entries: entries}, err
 	case top["servers"] != nil:
 		entries, err := parseClientEntries(top["servers"], "servers")
-		return ServerList{Format: FormatVSCode, Entries: entries}, err
+		return List{Format: FormatVSCode, Entries: entries}, err
 	case top["packages"] != nil || top["remotes"] != nil:
 		entries, err := parseRegistryServer(data, "")
-		return ServerList{Format: FormatRegistry, Entries: entries}, err
+		return List{Format: FormatRegistry, Entries: entries}, err
 	}
-	return ServerList{}, Errorf(EInvalid, "Not a server list this playground knows: expected an \"mcpServers\" object (Claude Desktop, Cursor), a \"servers\" object (VS Code) or a server.json with \"packages\" or \"remotes\" (MCP registry).")
+	return List{}, backend.Errorf(backend.EInvalid, "Not a server list this playground knows: expected an \"mcpServers\" object (Claude Desktop, Cursor), a \"servers\" object (VS Code) or a server.json with \"packages\" or \"remotes\" (MCP registry).")
 }
 
-// FreeServerName is name with the lowest suffix " (2)", " (3)", ... that
+// FreeName is name with the lowest suffix " (2)", " (3)", ... that
 // no name in taken has, for an imported server whose name is taken.
-func FreeServerName(name string, taken map[string]bool) string {
+func FreeName(name string, taken map[string]bool) string {
 	for n := 2; ; n++ {
 		if candidate := fmt.Sprintf("%s (%d)", name, n); !taken[candidate] {
 			return candidate
@@ -144,17 +146,17 @@ var clientEntryFields = map[string]string{
 }
 
 // parseClientEntries reads the object at key of a Claude or VS Code list.
-func parseClientEntries(raw json.RawMessage, key string) ([]ImportedServer, error) {
+func parseClientEntries(raw json.RawMessage, key string) ([]Entry, error) {
 	var byName map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &byName); err != nil || byName == nil {
-		return nil, Errorf(EInvalid, "%q must be an object of servers by name.", key)
+		return nil, backend.Errorf(backend.EInvalid, "%q must be an object of servers by name.", key)
 	}
 	names := make([]string, 0, len(byName))
 	for name := range byName {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	out := make([]ImportedServer, 0, len(names))
+	out := make([]Entry, 0, len(names))
 	for _, name := range names {
 		entry, err := parseClientEntry(name, byName[name])
 		if err != nil {
@@ -165,10 +167,10 @@ func parseClientEntries(raw json.RawMessage, key string) ([]ImportedServer, erro
 	return out, nil
 }
 
-func parseClientEntry(name string, raw json.RawMessage) (ImportedServer, error) {
+func parseClientEntry(name string, raw json.RawMessage) (Entry, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return ImportedServer{}, Errorf(EInvalid, "Server %q must be an object.", name)
+		return Entry{}, backend.Errorf(backend.EInvalid, "Server %q must be an object.", name)
 	}
 	var e clientEntry
 	var ignored []string
@@ -180,49 +182,49 @@ func parseClientEntry(name string, raw json.RawMessage) (ImportedServer, error) 
 		}
 		one, _ := json.Marshal(map[string]json.RawMessage{key: value})
 		if err := json.Unmarshal(one, &e); err != nil {
-			return ImportedServer{}, Errorf(EInvalid, "Server %q, field %q: must be %s.", name, key, want)
+			return Entry{}, backend.Errorf(backend.EInvalid, "Server %q, field %q: must be %s.", name, key, want)
 		}
 	}
-	imp := ImportedServer{Server: Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, URL: e.URL, Headers: e.Headers}}
+	imp := Entry{Server: backend.Server{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, Dir: e.Cwd, URL: e.URL, Headers: e.Headers}}
 	note := func(format string, a ...any) { imp.Notes = append(imp.Notes, fmt.Sprintf(format, a...)) }
 	switch strings.ToLower(e.Type) {
 	case "stdio":
-		imp.Server.Transport = TransportStdio
+		imp.Server.Transport = backend.TransportStdio
 	case "http", "streamable-http", "streamablehttp":
-		imp.Server.Transport = TransportHTTP
+		imp.Server.Transport = backend.TransportHTTP
 	case "sse":
-		imp.Server.Transport = TransportSSE
+		imp.Server.Transport = backend.TransportSSE
 	case "":
 		switch {
 		case e.Command != "":
-			imp.Server.Transport = TransportStdio
+			imp.Server.Transport = backend.TransportStdio
 		case e.URL != "" && strings.HasSuffix(strings.TrimRight(strings.SplitN(e.URL, "?", 2)[0], "/"), "/sse"):
-			imp.Server.Transport = TransportSSE
+			imp.Server.Transport = backend.TransportSSE
 			note("No \"type\": guessed HTTP+SSE from the URL ending in /sse.")
 		case e.URL != "":
-			imp.Server.Transport = TransportHTTP
+			imp.Server.Transport = backend.TransportHTTP
 			note("No \"type\": guessed Streamable HTTP from the URL.")
 		}
 	default:
-		return ImportedServer{}, Errorf(EInvalid, "Server %q, field \"type\": %q is not stdio, http or sse.", name, e.Type)
+		return Entry{}, backend.Errorf(backend.EInvalid, "Server %q, field \"type\": %q is not stdio, http or sse.", name, e.Type)
 	}
 	switch imp.Server.Transport {
-	case TransportStdio:
+	case backend.TransportStdio:
 		if e.Command == "" {
-			return ImportedServer{}, Errorf(EInvalid, "Server %q, field \"command\": a stdio server needs a command.", name)
+			return Entry{}, backend.Errorf(backend.EInvalid, "Server %q, field \"command\": a stdio server needs a command.", name)
 		}
 		if e.URL != "" || len(e.Headers) > 0 {
 			note("Left out \"url\" and \"headers\": they do not apply to a stdio server.")
 		}
-	case TransportHTTP, TransportSSE:
+	case backend.TransportHTTP, backend.TransportSSE:
 		if e.URL == "" {
-			return ImportedServer{}, Errorf(EInvalid, "Server %q, field \"url\": an %s server needs a URL.", name, imp.Server.Transport)
+			return Entry{}, backend.Errorf(backend.EInvalid, "Server %q, field \"url\": an %s server needs a URL.", name, imp.Server.Transport)
 		}
 		if e.Command != "" || len(e.Args) > 0 || len(e.Env) > 0 {
 			note("Left out \"command\", \"args\" and \"env\": they do not apply to a remote server.")
 		}
 	default:
-		return ImportedServer{}, Errorf(EInvalid, "Server %q: needs a \"command\" (stdio) or a \"url\" (http, sse).", name)
+		return Entry{}, backend.Errorf(backend.EInvalid, "Server %q: needs a \"command\" (stdio) or a \"url\" (http, sse).", name)
 	}
 	if e.EnvFile != "" {
 		note("Left out \"envFile\" (%s): the playground does not read env files; add the variables to Environment.", e.EnvFile)
@@ -239,7 +241,7 @@ func parseClientEntry(name string, raw json.RawMessage) (ImportedServer, error) 
 
 // placeholdersIn lists the client variables (${input:x}, ${env:X},
 // ${workspaceFolder}) in s's settings.
-func placeholdersIn(s Server) []string {
+func placeholdersIn(s backend.Server) []string {
 	seen := map[string]bool{}
 	var out []string
 	scan := func(text string) {

@@ -1,13 +1,15 @@
-package backend
+package serverconfig
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
-// ExportedList is servers written in one ConfigFormat, ready to paste into
+// Exported is servers written in one Format, ready to paste into
 // that client's file, and notes on what the export changed or left out.
 //
 // No stored secret leaves: each env or header value that looks secret
@@ -15,8 +17,8 @@ import (
 // "<NAME>" for Claude and the registry (isSecret there), "${input:ID}"
 // with a matching password input for VS Code — and secret URL parts become
 // RedactedURLPart. Every other value is written as stored.
-type ExportedList struct {
-	Format ConfigFormat
+type Exported struct {
+	Format Format
 	JSON   []byte
 	Notes  []string
 }
@@ -29,9 +31,9 @@ type vscodeInput struct {
 	Password    bool   `json:"password"`
 }
 
-// ExportServers writes servers in format.
-func ExportServers(servers []Server, format ConfigFormat) (ExportedList, error) {
-	out := ExportedList{Format: format}
+// Export writes servers in format.
+func Export(servers []backend.Server, format Format) (Exported, error) {
+	out := Exported{Format: format}
 	note := func(format string, a ...any) { out.Notes = append(out.Notes, fmt.Sprintf(format, a...)) }
 	var doc any
 	switch format {
@@ -67,21 +69,21 @@ func ExportServers(servers []Server, format ConfigFormat) (ExportedList, error) 
 		}
 		switch len(docs) {
 		case 0:
-			return out, Errorf(EInvalid, "None of these servers can be written as a server.json: %s", strings.Join(out.Notes, " "))
+			return out, backend.Errorf(backend.EInvalid, "None of these servers can be written as a server.json: %s", strings.Join(out.Notes, " "))
 		case 1:
 			doc = docs[0]
 		default:
 			doc = docs
 		}
 	default:
-		return out, Errorf(EInvalid, "Unknown format %q: choose claude, vscode or registry.", format)
+		return out, backend.Errorf(backend.EInvalid, "Unknown format %q: choose claude, vscode or registry.", format)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(doc); err != nil {
-		return out, fmt.Errorf("backend: export servers: %w", err)
+		return out, fmt.Errorf("serverconfig: export servers: %w", err)
 	}
 	out.JSON = buf.Bytes()
 	return out, nil
@@ -89,10 +91,10 @@ func ExportServers(servers []Server, format ConfigFormat) (ExportedList, error) 
 
 // clientEntryOf is s as a Claude or VS Code entry; secret values become
 // placeholder(name).
-func clientEntryOf(s Server, format ConfigFormat, placeholder func(string) string, note func(string, ...any)) clientEntry {
+func clientEntryOf(s backend.Server, format Format, placeholder func(string) string, note func(string, ...any)) clientEntry {
 	e := clientEntry{}
 	switch s.Transport {
-	case TransportStdio:
+	case backend.TransportStdio:
 		e.Command, e.Args, e.Cwd = s.Command, s.Args, s.Dir
 		e.Env = withPlaceholders(s.Name, "environment variable", s.Env, placeholder, note)
 		if format == FormatVSCode {
@@ -114,7 +116,7 @@ func withPlaceholders(server, what string, m map[string]string, placeholder func
 	out := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
 		v := m[k]
-		if v != "" && isSecretPair(k, v) {
+		if v != "" && backend.IsSecretPair(k, v) {
 			v = placeholder(k)
 			note("%s: the secret %s %s is written as %s; fill in its value where you paste it.", server, what, k, v)
 		}
@@ -124,17 +126,17 @@ func withPlaceholders(server, what string, m map[string]string, placeholder func
 }
 
 // exportURL is s's URL with its secret parts redacted (noted).
-func exportURL(s Server, note func(string, ...any)) string {
-	u := RedactURL(s.URL)
+func exportURL(s backend.Server, note func(string, ...any)) string {
+	u := backend.RedactURL(s.URL)
 	if u != s.URL {
-		note("%s: the secret parts of the URL are written as %s; fill them in where you paste it.", s.Name, RedactedURLPart)
+		note("%s: the secret parts of the URL are written as %s; fill them in where you paste it.", s.Name, backend.RedactedURLPart)
 	}
 	return u
 }
 
 // noteTLSSettings notes the TLS and proxy settings s has, which no export
 // format can hold.
-func noteTLSSettings(s Server, note func(string, ...any)) {
+func noteTLSSettings(s backend.Server, note func(string, ...any)) {
 	var left []string
 	if s.CACertPEM != "" {
 		left = append(left, "its CA certificates")
@@ -143,7 +145,7 @@ func noteTLSSettings(s Server, note func(string, ...any)) {
 		left = append(left, "skipping TLS verification")
 	}
 	if s.Proxy != "" {
-		left = append(left, "its proxy "+RedactURL(s.Proxy))
+		left = append(left, "its proxy "+backend.RedactURL(s.Proxy))
 	}
 	if len(left) > 0 {
 		note("%s: this format has no place for %s; set that up in the client itself.", s.Name, strings.Join(left, ", "))
@@ -167,13 +169,13 @@ func inputID(text string) string {
 // server, a package for a stdio server started as npx -y PKG@VERSION,
 // uvx PKG==VERSION or docker run -i --rm IMAGE. Any other command cannot
 // be expressed (noted, ok false).
-func registryServerOf(s Server, note func(string, ...any)) (registryServer, bool) {
+func registryServerOf(s backend.Server, note func(string, ...any)) (registryServer, bool) {
 	rs := registryServer{Schema: registrySchemaURL, Name: "local/" + inputID(s.Name), Description: s.Name, Version: "0.0.0"}
 	kvs := func(what string, m map[string]string) []registryKeyValue {
 		var out []registryKeyValue
 		for _, k := range sortedKeys(m) {
 			v := m[k]
-			if v != "" && isSecretPair(k, v) {
+			if v != "" && backend.IsSecretPair(k, v) {
 				note("%s: the secret %s %s is marked isSecret and left without a value.", s.Name, what, k)
 				out = append(out, registryKeyValue{Name: k, IsSecret: true, IsRequired: true})
 				continue
@@ -182,9 +184,9 @@ func registryServerOf(s Server, note func(string, ...any)) (registryServer, bool
 		}
 		return out
 	}
-	if s.Transport != TransportStdio {
+	if s.Transport != backend.TransportStdio {
 		kind := "streamable-http"
-		if s.Transport == TransportSSE {
+		if s.Transport == backend.TransportSSE {
 			kind = "sse"
 		}
 		rs.Remotes = []registryRemote{{Type: kind, URL: exportURL(s, note), Headers: kvs("header", s.Headers)}}
@@ -205,7 +207,7 @@ func registryServerOf(s Server, note func(string, ...any)) (registryServer, bool
 
 // registryPackageOf reads a package out of a stdio command line, the
 // reverse of registryPackageServer.
-func registryPackageOf(s Server) (registryPackage, bool) {
+func registryPackageOf(s backend.Server) (registryPackage, bool) {
 	positional := func(words []string) []registryArgument {
 		var out []registryArgument
 		for _, w := range words {

@@ -1,15 +1,19 @@
-package backend
+package collections
 
-import "context"
+import (
+	"context"
+
+	"github.com/mcp-playground/playground/backend"
+)
 
 // AcceptAnswer makes the answer that failed example resultID of the run
 // the example's new snapshot: what the server answers now is what it
 // should answer. The answer comes from the recorded response frame, as
 // when an example is saved (secrets the run hid stay hidden). Only a
 // failure with a recorded answer, whose example still exists, can be
-// accepted; anything else is an EInvalid *Error. It returns the example
+// accepted; anything else is an EInvalid *backend.Error. It returns the example
 // as it is now.
-func (s *Collections) AcceptAnswer(ctx context.Context, collectionID, runID, resultID int64) (Example, error) {
+func (s *Service) AcceptAnswer(ctx context.Context, collectionID, runID, resultID int64) (Example, error) {
 	_, results, err := s.store.GetRun(ctx, collectionID, runID)
 	if err != nil {
 		return Example{}, err
@@ -22,11 +26,11 @@ func (s *Collections) AcceptAnswer(ctx context.Context, collectionID, runID, res
 	}
 	switch {
 	case result == nil:
-		return Example{}, Errorf(ENotFound, "Result %d is not one of this run's.", resultID)
+		return Example{}, backend.Errorf(backend.ENotFound, "Result %d is not one of this run's.", resultID)
 	case result.Outcome != RunFail || result.ResponseFrameID == 0:
-		return Example{}, Errorf(EInvalid, "Only a failed example's recorded answer can become its snapshot.")
+		return Example{}, backend.Errorf(backend.EInvalid, "Only a failed example's recorded answer can become its snapshot.")
 	case result.ExampleID == 0:
-		return Example{}, Errorf(EInvalid, "The example %q was deleted: there is no snapshot to replace.", result.ExampleName)
+		return Example{}, backend.Errorf(backend.EInvalid, "The example %q was deleted: there is no snapshot to replace.", result.ExampleName)
 	}
 	answer, err := s.exampleFromFrame(ctx, result.ResponseFrameID)
 	if err != nil {

@@ -1,15 +1,15 @@
-package backend_test
+package collections_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 func TestSubstitute(t *testing.T) {
-	vars := backend.Variables{"name": json.RawMessage(`"Ada \"L\""`), "n": json.RawMessage(`42`), "obj": json.RawMessage(`{"a":[1]}`)}
+	vars := collections.Variables{"name": json.RawMessage(`"Ada \"L\""`), "n": json.RawMessage(`42`), "obj": json.RawMessage(`{"a":[1]}`)}
 	tests := []struct{ in, want string }{
 		{`{"a":"{{name}}"}`, `{"a":"Ada \"L\""}`},
 		{`{"a":"{{n}}"}`, `{"a":42}`},

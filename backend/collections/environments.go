@@ -1,10 +1,12 @@
-package backend
+package collections
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // Environment is a named set of variable values of a collection, chosen
@@ -15,7 +17,7 @@ type Environment struct {
 	Name         string
 	Values       []EnvValue // by name
 	// Origins are where its secret values may be sent (see
-	// environment_origins.go); none lets stored secrets go nowhere.
+	// origins.go); none lets stored secrets go nowhere.
 	Origins []string
 }
 
@@ -29,7 +31,7 @@ type EnvValue struct {
 
 // EnvironmentStore persists environments. Listings leave secret values
 // empty; EnvironmentValues alone returns them, decrypted, to run with.
-// A duplicate name within a collection is an EConflict *Error with
+// A duplicate name within a collection is an EConflict *backend.Error with
 // Fields["name"] set.
 type EnvironmentStore interface {
 	ListEnvironments(ctx context.Context, collectionID int64) ([]Environment, error)
@@ -45,12 +47,12 @@ type EnvironmentStore interface {
 
 // Environments returns the collection's environments, by name, secret
 // values left empty.
-func (s *Collections) Environments(ctx context.Context, collectionID int64) ([]Environment, error) {
+func (s *Service) Environments(ctx context.Context, collectionID int64) ([]Environment, error) {
 	return s.store.ListEnvironments(ctx, collectionID)
 }
 
 // Environment returns one environment, secret values left empty.
-func (s *Collections) Environment(ctx context.Context, collectionID, id int64) (Environment, error) {
+func (s *Service) Environment(ctx context.Context, collectionID, id int64) (Environment, error) {
 	return s.store.GetEnvironment(ctx, collectionID, id)
 }
 
@@ -59,9 +61,9 @@ func (s *Collections) Environment(ctx context.Context, collectionID, id int64) (
 // its stored value, unless the save lets the secrets go to an origin they
 // could not go to before and who is not an admin: then every stored
 // secret must be typed again, so that only someone who knows a secret
-// sends it somewhere new. Bad input is an EInvalid *Error whose Fields
+// sends it somewhere new. Bad input is an EInvalid *backend.Error whose Fields
 // name "name", "values" or "origins".
-func (s *Collections) SaveEnvironment(ctx context.Context, e Environment, who Role) (Environment, error) {
+func (s *Service) SaveEnvironment(ctx context.Context, e Environment, who backend.Role) (Environment, error) {
 	name, err := checkName(e.Name, "name", "environment")
 	if err != nil {
 		return Environment{}, err
@@ -76,7 +78,7 @@ func (s *Collections) SaveEnvironment(ctx context.Context, e Environment, who Ro
 	if e.Origins, err = checkOrigins(e.Origins); err != nil {
 		return Environment{}, err
 	}
-	if e.ID != 0 && who != RoleAdmin {
+	if e.ID != 0 && who != backend.RoleAdmin {
 		if err := s.checkWidening(ctx, e); err != nil {
 			return Environment{}, err
 		}
@@ -86,7 +88,7 @@ func (s *Collections) SaveEnvironment(ctx context.Context, e Environment, who Ro
 
 // checkWidening refuses a save of e that would keep a stored secret value
 // while allowing an origin the stored environment does not.
-func (s *Collections) checkWidening(ctx context.Context, e Environment) error {
+func (s *Service) checkWidening(ctx context.Context, e Environment) error {
 	prev, err := s.store.GetEnvironment(ctx, e.CollectionID, e.ID)
 	if err != nil {
 		return err
@@ -100,22 +102,22 @@ func (s *Collections) checkWidening(ctx context.Context, e Environment) error {
 	}
 	for _, v := range e.Values {
 		if v.Secret && v.Value == "" && values[v.Name] != "" {
-			return invalidField("origins", fmt.Sprintf("Type the secret value of %s again to send it to a new origin: only an admin may send stored secrets somewhere new.", v.Name))
+			return backend.InvalidField("origins", fmt.Sprintf("Type the secret value of %s again to send it to a new origin: only an admin may send stored secrets somewhere new.", v.Name))
 		}
 	}
 	return nil
 }
 
 // checkEnvValues reports a bad or repeated variable name as an EInvalid
-// *Error for the field "values".
+// *backend.Error for the field "values".
 func checkEnvValues(values []EnvValue) error {
 	seen := map[string]bool{}
 	for _, v := range values {
 		if !variableName().MatchString(v.Name) {
-			return invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
+			return backend.InvalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
 		}
 		if seen[v.Name] {
-			return invalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
+			return backend.InvalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
 		}
 		seen[v.Name] = true
 	}
@@ -123,14 +125,14 @@ func checkEnvValues(values []EnvValue) error {
 }
 
 // DeleteEnvironment removes an environment.
-func (s *Collections) DeleteEnvironment(ctx context.Context, collectionID, id int64) error {
+func (s *Service) DeleteEnvironment(ctx context.Context, collectionID, id int64) error {
 	return s.store.DeleteEnvironment(ctx, collectionID, id)
 }
 
 // runVariables are the variables a run starts with: the environment's
 // values (none when envID is 0), then extra, which win; with the
 // environment (zero when envID is 0) and its secret values.
-func (s *Collections) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (vars Variables, env Environment, secrets []string, err error) {
+func (s *Service) runVariables(ctx context.Context, collectionID, envID int64, extra map[string]string) (vars Variables, env Environment, secrets []string, err error) {
 	vars = Variables{}
 	if envID != 0 {
 		if env, err = s.store.GetEnvironment(ctx, collectionID, envID); err != nil {
@@ -151,9 +153,4 @@ func (s *Collections) runVariables(ctx context.Context, collectionID, envID int6
 		vars[k], _ = json.Marshal(v)
 	}
 	return vars, env, secrets, nil
-}
-
-// invalidField is an EInvalid *Error about one form field.
-func invalidField(field, msg string) *Error {
-	return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{field: msg}}
 }

@@ -1,4 +1,4 @@
-package backend
+package collections
 
 import (
 	"encoding/json"
@@ -6,11 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/theory/jsonpath"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/jsondiff"
+	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // AssertionKind names what an assertion checks.
@@ -166,14 +167,14 @@ func checkOutputSchema(result, outputSchema json.RawMessage) error {
 	if len(outputSchema) == 0 {
 		return fmt.Errorf("the tool declares no outputSchema")
 	}
-	var r CallToolResult
+	var r mcpclient.CallToolResult
 	if err := json.Unmarshal(result, &r); err != nil {
 		return fmt.Errorf("the answer is not a tools/call result: %v", err)
 	}
-	switch v := CheckStructuredContent(outputSchema, r.StructuredContent, r.IsError); v.Kind {
-	case VerdictMatch, VerdictNotApplicable:
+	switch v := backend.CheckStructuredContent(outputSchema, r.StructuredContent, r.IsError); v.Kind {
+	case backend.VerdictMatch, backend.VerdictNotApplicable:
 		return nil
-	case VerdictMissing:
+	case backend.VerdictMissing:
 		return fmt.Errorf("the result has no structuredContent")
 	default:
 		return fmt.Errorf("structuredContent does not match the outputSchema: %s", strings.Join(v.Errors, "; "))
@@ -194,7 +195,7 @@ func checkPath(a Assertion, doc any) error {
 		for _, n := range nodes {
 			got, _ := json.Marshal(n)
 			if diff, err := jsondiff.Diff(a.Value, got, nil); err != nil || len(diff) > 0 {
-				return fmt.Errorf("%s is %s", a.Path, cut(string(got), 200))
+				return fmt.Errorf("%s is %s", a.Path, backend.Cut(string(got), 200))
 			}
 		}
 	case AssertMatches:
@@ -206,11 +207,11 @@ func checkPath(a Assertion, doc any) error {
 			s, ok := n.(string)
 			if !ok {
 				got, _ := json.Marshal(n)
-				return fmt.Errorf("%s is %s, not a string", a.Path, cut(string(got), 200))
+				return fmt.Errorf("%s is %s, not a string", a.Path, backend.Cut(string(got), 200))
 			}
 			if !re.MatchString(s) {
 				got, _ := json.Marshal(s)
-				return fmt.Errorf("%s is %s", a.Path, cut(string(got), 200))
+				return fmt.Errorf("%s is %s", a.Path, backend.Cut(string(got), 200))
 			}
 		}
 	}
@@ -232,15 +233,4 @@ func capture(c Capture, answer json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("capture %s: %s selects nothing", c.Name, c.Path)
 	}
 	return json.Marshal(nodes[0])
-}
-
-// cut shortens s to at most n bytes (on a rune boundary), marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

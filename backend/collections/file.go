@@ -1,4 +1,4 @@
-package backend
+package collections
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // A collection file is a collection exported as JSON, to keep in git, to
@@ -16,18 +18,18 @@ import (
 // run`. The README's "Collection files" section describes it for people.
 
 const (
-	// CollectionFileFormat is the "format" member of every collection file.
-	CollectionFileFormat = "mcp-playground-collection"
-	// CollectionFileVersion is the version this build writes and the
+	// FileFormat is the "format" member of every collection file.
+	FileFormat = "mcp-playground-collection"
+	// FileVersion is the version this build writes and the
 	// newest it reads.
-	CollectionFileVersion = 1
-	// MaxCollectionFileBytes bounds a collection file to read.
-	MaxCollectionFileBytes = 16 << 20
+	FileVersion = 1
+	// MaxFileBytes bounds a collection file to read.
+	MaxFileBytes = 16 << 20
 )
 
-// CollectionFile is the content of a collection file. Its members come in
+// File is the content of a collection file. Its members come in
 // a fixed order and the file is indented, so that changes diff well.
-type CollectionFile struct {
+type File struct {
 	Format       string            `json:"format"`
 	Version      int               `json:"version"`
 	Name         string            `json:"name"`
@@ -36,7 +38,7 @@ type CollectionFile struct {
 	Environments []FileEnvironment `json:"environments,omitempty"`
 	// Interface is what the server offered when the file was exported,
 	// the baseline `playground run --fail-on-drift` compares with.
-	Interface *InterfaceListing `json:"interface,omitempty"`
+	Interface *backend.InterfaceListing `json:"interface,omitempty"`
 }
 
 // FileExample is one example of a collection file.
@@ -78,7 +80,7 @@ type FileEnvValue struct {
 }
 
 // Encode writes the file as indented JSON ending in a newline.
-func (f CollectionFile) Encode() ([]byte, error) {
+func (f File) Encode() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -89,37 +91,37 @@ func (f CollectionFile) Encode() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// DecodeCollectionFile reads and checks a collection file. What is wrong
-// with it is an EInvalid *Error for people: not JSON (with the line), not
+// DecodeFile reads and checks a collection file. What is wrong
+// with it is an EInvalid *backend.Error for people: not JSON (with the line), not
 // a collection file, a version this build cannot read, or the first bad
 // example or environment.
-func DecodeCollectionFile(data []byte) (CollectionFile, error) {
-	if len(data) > MaxCollectionFileBytes {
-		return CollectionFile{}, Errorf(EInvalid, "The file is larger than %d MiB.", MaxCollectionFileBytes>>20)
+func DecodeFile(data []byte) (File, error) {
+	if len(data) > MaxFileBytes {
+		return File{}, backend.Errorf(backend.EInvalid, "The file is larger than %d MiB.", MaxFileBytes>>20)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return CollectionFile{}, Errorf(EInvalid, "The file is empty.")
+		return File{}, backend.Errorf(backend.EInvalid, "The file is empty.")
 	}
 	var head struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return CollectionFile{}, Errorf(EInvalid, "The file is not JSON: %s.", jsonErrorAt(data, err))
+		return File{}, backend.Errorf(backend.EInvalid, "The file is not JSON: %s.", jsonErrorAt(data, err))
 	}
 	switch {
-	case head.Format != CollectionFileFormat:
-		return CollectionFile{}, Errorf(EInvalid, "The file is not an MCP Playground collection: its \"format\" is not %q.", CollectionFileFormat)
-	case head.Version > CollectionFileVersion:
-		return CollectionFile{}, Errorf(EInvalid, "The file is of collection format version %d, made by a newer MCP Playground; this one reads version %d and older. Upgrade to import it.", head.Version, CollectionFileVersion)
+	case head.Format != FileFormat:
+		return File{}, backend.Errorf(backend.EInvalid, "The file is not an MCP Playground collection: its \"format\" is not %q.", FileFormat)
+	case head.Version > FileVersion:
+		return File{}, backend.Errorf(backend.EInvalid, "The file is of collection format version %d, made by a newer MCP Playground; this one reads version %d and older. Upgrade to import it.", head.Version, FileVersion)
 	case head.Version < 1:
-		return CollectionFile{}, Errorf(EInvalid, "The file's collection format version %d is not valid.", head.Version)
+		return File{}, backend.Errorf(backend.EInvalid, "The file's collection format version %d is not valid.", head.Version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var f CollectionFile
+	var f File
 	if err := dec.Decode(&f); err != nil {
-		return CollectionFile{}, Errorf(EInvalid, "The file is not a valid collection: %s.", jsonErrorAt(data, err))
+		return File{}, backend.Errorf(backend.EInvalid, "The file is not a valid collection: %s.", jsonErrorAt(data, err))
 	}
 	return f, f.check()
 }
@@ -171,19 +173,19 @@ func withArticle(word string) string {
 }
 
 // check reports the first thing wrong in an otherwise well-formed file.
-func (f CollectionFile) check() error {
+func (f File) check() error {
 	if _, err := checkName(f.Name, "name", "collection"); err != nil {
-		return Errorf(EInvalid, "The collection has no valid name: %s", ErrorMessageOf(err))
+		return backend.Errorf(backend.EInvalid, "The collection has no valid name: %s", backend.ErrorMessageOf(err))
 	}
 	names := map[string]bool{}
 	for i, fe := range f.Examples {
 		where := fmt.Sprintf("Example %d (%q)", i+1, fe.Name)
 		ex, err := fe.example()
 		if err != nil {
-			return Errorf(EInvalid, "%s: %s", where, ErrorMessageOf(err))
+			return backend.Errorf(backend.EInvalid, "%s: %s", where, backend.ErrorMessageOf(err))
 		}
 		if names[ex.Name] {
-			return Errorf(EInvalid, "%s: two examples have this name.", where)
+			return backend.Errorf(backend.EInvalid, "%s: two examples have this name.", where)
 		}
 		names[ex.Name] = true
 	}
@@ -191,17 +193,17 @@ func (f CollectionFile) check() error {
 	for i, fe := range f.Environments {
 		name, err := checkName(fe.Name, "name", "environment")
 		if err != nil {
-			return Errorf(EInvalid, "Environment %d: %s", i+1, ErrorMessageOf(err))
+			return backend.Errorf(backend.EInvalid, "Environment %d: %s", i+1, backend.ErrorMessageOf(err))
 		}
 		if envs[name] {
-			return Errorf(EInvalid, "Environment %d: two environments are named %q.", i+1, name)
+			return backend.Errorf(backend.EInvalid, "Environment %d: two environments are named %q.", i+1, name)
 		}
 		envs[name] = true
 		if err := checkEnvValues(fe.environment().Values); err != nil {
-			return Errorf(EInvalid, "Environment %q: %s", name, ErrorMessageOf(err))
+			return backend.Errorf(backend.EInvalid, "Environment %q: %s", name, backend.ErrorMessageOf(err))
 		}
 		if _, err := checkOrigins(fe.Origins); err != nil {
-			return Errorf(EInvalid, "Environment %q: %s", name, ErrorMessageOf(err))
+			return backend.Errorf(backend.EInvalid, "Environment %q: %s", name, backend.ErrorMessageOf(err))
 		}
 	}
 	return nil
@@ -217,18 +219,18 @@ func (fe FileExample) example() (Example, error) {
 		Params: fe.Params, Volatile: fe.Volatile, Assertions: fe.Assertions, AssertionsOnly: fe.AssertionsOnly,
 		Captures: fe.Captures, ExpectIsError: fe.Expect.IsError}
 	if ex.Method == "" {
-		return Example{}, Errorf(EInvalid, "it has no method.")
+		return Example{}, backend.Errorf(backend.EInvalid, "it has no method.")
 	}
-	if len(ex.Params) > 0 && !isJSONObject(ex.Params) {
-		return Example{}, Errorf(EInvalid, "its params are not a JSON object.")
+	if len(ex.Params) > 0 && !backend.IsJSONObject(ex.Params) {
+		return Example{}, backend.Errorf(backend.EInvalid, "its params are not a JSON object.")
 	}
 	switch {
 	case len(fe.Expect.Result) > 0 && len(fe.Expect.Error) == 0:
 		ex.SnapshotKind, ex.Snapshot = SnapshotResult, fe.Expect.Result
-	case len(fe.Expect.Error) > 0 && len(fe.Expect.Result) == 0 && isJSONObject(fe.Expect.Error):
+	case len(fe.Expect.Error) > 0 && len(fe.Expect.Result) == 0 && backend.IsJSONObject(fe.Expect.Error):
 		ex.SnapshotKind, ex.Snapshot = SnapshotError, fe.Expect.Error
 	default:
-		return Example{}, Errorf(EInvalid, "its \"expect\" holds neither one \"result\" nor one \"error\" object.")
+		return Example{}, backend.Errorf(backend.EInvalid, "its \"expect\" holds neither one \"result\" nor one \"error\" object.")
 	}
 	if ex.Volatile == nil {
 		ex.Volatile = []string{}
@@ -244,11 +246,6 @@ func (fe FileExample) example() (Example, error) {
 	return ex, nil
 }
 
-func isJSONObject(raw json.RawMessage) bool {
-	var obj map[string]json.RawMessage
-	return json.Unmarshal(raw, &obj) == nil && obj != nil
-}
-
 func (fe FileEnvironment) environment() Environment {
 	e := Environment{Name: strings.TrimSpace(fe.Name), Origins: fe.Origins}
 	for _, v := range fe.Values {
@@ -260,16 +257,16 @@ func (fe FileEnvironment) environment() Environment {
 // Export writes a collection, its examples and environments (secret
 // values left out) as a collection file; listing, when not nil, is kept
 // as the interface baseline.
-func (s *Collections) Export(ctx context.Context, collectionID int64, listing *InterfaceListing) (CollectionFile, error) {
+func (s *Service) Export(ctx context.Context, collectionID int64, listing *backend.InterfaceListing) (File, error) {
 	c, examples, err := s.Get(ctx, collectionID)
 	if err != nil {
-		return CollectionFile{}, err
+		return File{}, err
 	}
 	envs, err := s.store.ListEnvironments(ctx, collectionID)
 	if err != nil {
-		return CollectionFile{}, err
+		return File{}, err
 	}
-	f := CollectionFile{Format: CollectionFileFormat, Version: CollectionFileVersion, Name: c.Name, Description: c.Description,
+	f := File{Format: FileFormat, Version: FileVersion, Name: c.Name, Description: c.Description,
 		Examples: make([]FileExample, len(examples)), Interface: listing}
 	for i, ex := range examples {
 		fe := FileExample{Name: ex.Name, Description: ex.Description, Method: ex.Method, Params: ex.Params,
@@ -293,8 +290,8 @@ func (s *Collections) Export(ctx context.Context, collectionID int64, listing *I
 
 // Import stores a decoded collection file as a new collection, whole or
 // not at all. A collection of that name already existing is an EConflict
-// *Error; secrets come in without values, to be filled in.
-func (s *Collections) Import(ctx context.Context, f CollectionFile) (Collection, error) {
+// *backend.Error; secrets come in without values, to be filled in.
+func (s *Service) Import(ctx context.Context, f File) (Collection, error) {
 	if err := f.check(); err != nil {
 		return Collection{}, err
 	}

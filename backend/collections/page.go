@@ -1,4 +1,4 @@
-package backend
+package collections
 
 import "context"
 
@@ -19,21 +19,21 @@ func pageOf[T any](items []T, size int) Page[T] {
 
 // ListPage returns up to size collections named after after (all from the
 // first when after is ""), by name.
-func (s *Collections) ListPage(ctx context.Context, after string, size int) (Page[Collection], error) {
+func (s *Service) ListPage(ctx context.Context, after string, size int) (Page[Collection], error) {
 	list, err := s.store.ListCollectionsPage(ctx, after, size+1)
 	return pageOf(list, size), err
 }
 
 // ExamplesPage returns up to size of the collection's examples placed
 // after afterPosition (from the first when it is 0), in order.
-func (s *Collections) ExamplesPage(ctx context.Context, collectionID int64, afterPosition, size int) (Page[Example], error) {
+func (s *Service) ExamplesPage(ctx context.Context, collectionID int64, afterPosition, size int) (Page[Example], error) {
 	list, err := s.store.ListExamplesPage(ctx, collectionID, afterPosition, size+1)
 	return pageOf(list, size), err
 }
 
 // RunsPage returns up to size of the collection's runs older than the run
 // before (from the newest when it is 0), newest first.
-func (s *Collections) RunsPage(ctx context.Context, collectionID, before int64, size int) (Page[Run], error) {
+func (s *Service) RunsPage(ctx context.Context, collectionID, before int64, size int) (Page[Run], error) {
 	list, err := s.store.ListRunsBefore(ctx, collectionID, before, size+1)
 	return pageOf(list, size), err
 }

@@ -1,4 +1,4 @@
-package backend_test
+package serverconfig_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/serverconfig"
 )
 
 // claudeThree is a Claude Desktop config with a stdio server with env, an
@@ -23,18 +24,18 @@ const claudeThree = `{
 // and exports them again: the same JSON, but for the secrets, which come
 // out as placeholders that the notes explain.
 func TestClaudeRoundTrip(t *testing.T) {
-	list, err := backend.ParseServerList([]byte(claudeThree))
+	list, err := serverconfig.Parse([]byte(claudeThree))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if list.Format != backend.FormatClaude || len(list.Entries) != 3 {
+	if list.Format != serverconfig.FormatClaude || len(list.Entries) != 3 {
 		t.Fatalf("format %s, %d entries", list.Format, len(list.Entries))
 	}
 	servers := make([]backend.Server, len(list.Entries))
 	for i, e := range list.Entries {
 		servers[i] = e.Server
 	}
-	out, err := backend.ExportServers(servers, backend.FormatClaude)
+	out, err := serverconfig.Export(servers, serverconfig.FormatClaude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,30 +54,30 @@ func TestClaudeRoundTrip(t *testing.T) {
 
 func TestVSCodeExportUsesInputs(t *testing.T) {
 	s := backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "https://h.example/mcp?api_key=k1", Headers: map[string]string{"Authorization": "Bearer abc"}}
-	out, err := backend.ExportServers([]backend.Server{s}, backend.FormatVSCode)
+	out, err := serverconfig.Export([]backend.Server{s}, serverconfig.FormatVSCode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertSameJSON(t, out.JSON, `{"servers": {"remote": {"type": "http", "url": "https://h.example/mcp?api_key=REDACTED",
 		"headers": {"Authorization": "${input:remote-authorization}"}}},
 		"inputs": [{"type": "promptString", "id": "remote-authorization", "description": "Authorization of remote", "password": true}]}`)
-	back, err := backend.ParseServerList(out.JSON)
+	back, err := serverconfig.Parse(out.JSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Format != backend.FormatVSCode || !strings.Contains(strings.Join(back.Entries[0].Notes, " "), "${input:remote-authorization}") {
+	if back.Format != serverconfig.FormatVSCode || !strings.Contains(strings.Join(back.Entries[0].Notes, " "), "${input:remote-authorization}") {
 		t.Errorf("re-import did not warn of the input: %+v", back)
 	}
 }
 
 func TestParseVSCode(t *testing.T) {
-	list, err := backend.ParseServerList([]byte(`{"inputs": [], "servers": {
+	list, err := serverconfig.Parse([]byte(`{"inputs": [], "servers": {
 		"py": {"type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"], "envFile": "${workspaceFolder}/.env", "disabled": true},
 		"gh": {"url": "https://api.githubcopilot.com/mcp/"}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if list.Format != backend.FormatVSCode || len(list.Entries) != 2 {
+	if list.Format != serverconfig.FormatVSCode || len(list.Entries) != 2 {
 		t.Fatalf("%+v", list)
 	}
 	gh, py := list.Entries[0], list.Entries[1]
@@ -90,7 +91,7 @@ func TestParseVSCode(t *testing.T) {
 }
 
 func TestParseRegistry(t *testing.T) {
-	list, err := backend.ParseServerList([]byte(`{"$schema": "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+	list, err := serverconfig.Parse([]byte(`{"$schema": "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
 		"name": "io.github.me/weather", "version": "1.2.0",
 		"packages": [
 			{"registryType": "npm", "identifier": "@me/weather", "version": "1.2.0", "runtimeHint": "npx", "transport": {"type": "stdio"},
@@ -102,7 +103,7 @@ func TestParseRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if list.Format != backend.FormatRegistry || len(list.Entries) != 4 {
+	if list.Format != serverconfig.FormatRegistry || len(list.Entries) != 4 {
 		t.Fatalf("%+v", list)
 	}
 	got := func(i int) backend.Server { return list.Entries[i].Server }
@@ -120,7 +121,7 @@ func TestParseRegistry(t *testing.T) {
 	if !strings.Contains(strings.Join(list.Entries[0].Notes, " "), "placeholder <WEATHER_API_KEY>") {
 		t.Errorf("notes: %q", list.Entries[0].Notes)
 	}
-	out, err := backend.ExportServers([]backend.Server{got(0)}, backend.FormatRegistry)
+	out, err := serverconfig.Export([]backend.Server{got(0)}, serverconfig.FormatRegistry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +143,9 @@ func TestParseServerListRefusals(t *testing.T) {
 		{`{"name": "x/y", "packages": [{"registryType": "nuget", "identifier": "Y"}]}`, `packages[0], field "registryType"`},
 		{`{"name": "x/y", "remotes": [{"type": "ws", "url": "u"}]}`, `remotes[0], field "type"`},
 	} {
-		_, err := backend.ParseServerList([]byte(c.in))
+		_, err := serverconfig.Parse([]byte(c.in))
 		if err == nil || backend.ErrorCodeOf(err) != backend.EInvalid || !strings.Contains(backend.ErrorMessageOf(err), c.want) {
-			t.Errorf("%s: err %v, want EInvalid containing %q", c.in, err, c.want)
+			t.Errorf("%s: err %v, want backend.EInvalid containing %q", c.in, err, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package backend_test
+package collections_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/collections"
 )
 
 // TestCollectionFileRoundTrip exports a collection, imports the file under
@@ -20,14 +21,14 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ex := range []backend.Example{
+	for _, ex := range []collections.Example{
 		{Name: "echo", Method: "tools/call", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"{{greeting}}"}}`),
-			SnapshotKind: backend.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`),
-			Volatile: []string{"/_meta"}, Captures: []backend.Capture{{Name: "said", Path: "$.content[0].text"}},
-			Assertions: []backend.Assertion{{Kind: backend.AssertLatency, MaxMS: 500}}},
+			SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"hi"}]}`),
+			Volatile: []string{"/_meta"}, Captures: []collections.Capture{{Name: "said", Path: "$.content[0].text"}},
+			Assertions: []collections.Assertion{{Kind: collections.AssertLatency, MaxMS: 500}}},
 		{Name: "unknown tool", Method: "tools/call", Params: json.RawMessage(`{"name":"nope"}`),
-			SnapshotKind: backend.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"unknown tool"}`)},
-		{Name: "failing tool", Method: "tools/call", SnapshotKind: backend.SnapshotResult, ExpectIsError: true,
+			SnapshotKind: collections.SnapshotError, Snapshot: json.RawMessage(`{"code":-32602,"message":"unknown tool"}`)},
+		{Name: "failing tool", Method: "tools/call", SnapshotKind: collections.SnapshotResult, ExpectIsError: true,
 			Snapshot: json.RawMessage(`{"content":[],"isError":true}`)},
 	} {
 		ex.CollectionID = col.ID
@@ -36,8 +37,8 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 		}
 	}
 	const secret = "file-s3cret"
-	if _, err := cols.SaveEnvironment(ctx, backend.Environment{CollectionID: col.ID, Name: "dev",
-		Values: []backend.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}, backend.RoleEditor); err != nil {
+	if _, err := cols.SaveEnvironment(ctx, collections.Environment{CollectionID: col.ID, Name: "dev",
+		Values: []collections.EnvValue{{Name: "greeting", Value: "hi"}, {Name: "token", Value: secret, Secret: true}}}, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	listing := &backend.InterfaceListing{Tools: []json.RawMessage{json.RawMessage(`{"name":"echo"}`)}}
@@ -64,7 +65,7 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 		t.Errorf("params are not indented with the file:\n%s", first)
 	}
 
-	f, err := backend.DecodeCollectionFile(first)
+	f, err := collections.DecodeFile(first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestCollectionFileBadInput(t *testing.T) {
 	cols := e.collections(t)
 	good := `{"format":"mcp-playground-collection","version":1,"name":"n","examples":[
 		{"name":"a","method":"ping","expect":{"result":{}}}]}`
-	f, err := backend.DecodeCollectionFile([]byte(good))
+	f, err := collections.DecodeFile([]byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestCollectionFileBadInput(t *testing.T) {
 		{"a bad volatile path", ex(`{"name":"a","method":"ping","expect":{"result":{}},"volatile":["content"]}`), "JSON Pointer"},
 		{"a bad variable name", `{"format":"mcp-playground-collection","version":1,"name":"x","examples":[],"environments":[{"name":"e","values":[{"name":"a b"}]}]}`, "variable name"},
 	} {
-		_, err := backend.DecodeCollectionFile([]byte(tc.file))
+		_, err := collections.DecodeFile([]byte(tc.file))
 		if backend.ErrorCodeOf(err) != backend.EInvalid || !strings.Contains(backend.ErrorMessageOf(err), tc.want) {
 			t.Errorf("%s: %v, want EInvalid mentioning %q", tc.name, err, tc.want)
 		}
