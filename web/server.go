@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/static"
 )
 
@@ -46,7 +47,7 @@ type Deps struct {
 	// answers (health.go).
 	Health Health
 	// Audit records who changed what (audit.go) and shows it to admins.
-	Audit *backend.AuditLog
+	Audit *audit.Log
 	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
 	// and shows each sign-in in a debugger (oauth.go).
 	OAuth *backend.OAuth
