@@ -164,7 +164,7 @@ func (a *Accounts) addUser(ctx context.Context, name, password string, role Role
 		return User{}, err
 	}
 	if !role.Valid() {
-		return User{}, invalidField("role", "Choose admin, editor or viewer.")
+		return User{}, InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	if err := checkPassword(password); err != nil {
 		return User{}, err
@@ -180,11 +180,11 @@ func (a *Accounts) addUser(ctx context.Context, name, password string, role Role
 // checkUserName returns why name cannot name an account, or nil.
 func checkUserName(name string) error {
 	if name == "" || len(name) > 64 {
-		return invalidField("name", "Give a name of 1 to 64 characters.")
+		return InvalidField("name", "Give a name of 1 to 64 characters.")
 	}
 	for _, r := range name {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
-			return invalidField("name", "Use letters, digits and . _ - @ only.")
+			return InvalidField("name", "Use letters, digits and . _ - @ only.")
 		}
 	}
 	return nil
@@ -224,7 +224,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, p Principal, current, nex
 		return err
 	}
 	if !a.hasher.matches(hash, current) {
-		return invalidField("current", "This is not your current password.")
+		return InvalidField("current", "This is not your current password.")
 	}
 	if err := a.setPassword(ctx, p.User.ID, next); err != nil {
 		return err
@@ -273,7 +273,7 @@ func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role 
 		return User{}, Errorf(EForbidden, "Only admins change accounts.")
 	}
 	if !role.Valid() {
-		return User{}, invalidField("role", "Choose admin, editor or viewer.")
+		return User{}, InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	u, err := a.store.GetUser(ctx, id)
 	if err != nil {

@@ -42,19 +42,19 @@ func (t APIToken) usableAt(now time.Time) bool { return t.Active(now) }
 func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, role Role, ttl time.Duration) (APIToken, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 100 {
-		return APIToken{}, "", invalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
+		return APIToken{}, "", InvalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
 	}
-	if !printable(name) {
-		return APIToken{}, "", invalidField("name", notPrintable)
+	if !Printable(name) {
+		return APIToken{}, "", InvalidField("name", NotPrintable)
 	}
 	if !role.Valid() {
-		return APIToken{}, "", invalidField("role", "Choose admin, editor or viewer.")
+		return APIToken{}, "", InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	if !p.Role.Allows(role) {
-		return APIToken{}, "", invalidField("role", "A token cannot do more than you: choose "+string(p.Role)+" or lower.")
+		return APIToken{}, "", InvalidField("role", "A token cannot do more than you: choose "+string(p.Role)+" or lower.")
 	}
 	if ttl < 0 {
-		return APIToken{}, "", invalidField("expires", "Choose when the token expires.")
+		return APIToken{}, "", InvalidField("expires", "Choose when the token expires.")
 	}
 	token := APITokenPrefix + rand.Text()
 	now := a.now()

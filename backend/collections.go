@@ -148,11 +148,11 @@ func checkName(name, field, what string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", invalidField(field, "Give the "+what+" a name.")
+		return "", InvalidField(field, "Give the "+what+" a name.")
 	case utf8.RuneCountInString(name) > maxNameLen:
-		return "", invalidField(field, "Keep the name under 100 characters.")
-	case !printable(name):
-		return "", invalidField(field, notPrintable)
+		return "", InvalidField(field, "Keep the name under 100 characters.")
+	case !Printable(name):
+		return "", InvalidField(field, NotPrintable)
 	}
 	return name, nil
 }
@@ -253,7 +253,7 @@ func (s *Collections) SuggestedName(ctx context.Context, frameID int64) (string,
 	case ex.Method == "resources/read" && params.URI != "":
 		name = params.URI
 	}
-	if !printable(name) || utf8.RuneCountInString(name) > maxNameLen {
+	if !Printable(name) || utf8.RuneCountInString(name) > maxNameLen {
 		return ex.Method, nil
 	}
 	return name, nil
@@ -278,7 +278,7 @@ func (s *Collections) collectionFor(ctx context.Context, r SaveRequest) (Collect
 		return s.store.GetCollection(ctx, r.CollectionID)
 	}
 	if strings.TrimSpace(r.NewCollection) == "" {
-		return Collection{}, invalidField("collection", "Pick a collection or name a new one.")
+		return Collection{}, InvalidField("collection", "Pick a collection or name a new one.")
 	}
 	name, err := checkName(r.NewCollection, "collection", "collection")
 	if err != nil {
@@ -371,7 +371,7 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 	if p := strings.TrimSpace(edit.Params); p != "" {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(p), &obj) != nil {
-			return invalidField("params", "Params must be a JSON object (or empty).")
+			return InvalidField("params", "Params must be a JSON object (or empty).")
 		}
 		ex.Params = json.RawMessage(p)
 	}
@@ -397,7 +397,7 @@ func (s *Collections) UpdateExample(ctx context.Context, collectionID, id int64,
 // EInvalid *Error for the field "volatile".
 func checkVolatile(p string) error {
 	if !jsondiff.ValidPointer(p) {
-		return invalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
+		return InvalidField("volatile", fmt.Sprintf("The volatile path %q is not a JSON Pointer: it starts with /, as in /content/*/text.", p))
 	}
 	return nil
 }
@@ -407,15 +407,15 @@ func checkVolatile(p string) error {
 func checkExampleChecks(ex Example) error {
 	for i, a := range ex.Assertions {
 		if err := a.Validate(); err != nil {
-			return invalidField("assertions", fmt.Sprintf("Assertion %d: %v.", i+1, err))
+			return InvalidField("assertions", fmt.Sprintf("Assertion %d: %v.", i+1, err))
 		}
 	}
 	if ex.AssertionsOnly && len(ex.Assertions) == 0 {
-		return invalidField("assertions", "Without comparing the snapshot, an example needs at least one assertion.")
+		return InvalidField("assertions", "Without comparing the snapshot, an example needs at least one assertion.")
 	}
 	for i, c := range ex.Captures {
 		if err := c.Validate(); err != nil {
-			return invalidField("captures", fmt.Sprintf("Capture %d: %v.", i+1, err))
+			return InvalidField("captures", fmt.Sprintf("Capture %d: %v.", i+1, err))
 		}
 	}
 	return nil

@@ -77,7 +77,7 @@ func checkOrigins(origins []string) ([]string, error) {
 		if o != StdioDestination {
 			n, err := normalOrigin(o)
 			if err != nil {
-				return nil, invalidField("origins", err.Error()+`, or "stdio".`)
+				return nil, InvalidField("origins", err.Error()+`, or "stdio".`)
 			}
 			o = n
 		}
@@ -86,7 +86,7 @@ func checkOrigins(origins []string) ([]string, error) {
 		}
 	}
 	if len(out) > maxOrigins {
-		return nil, invalidField("origins", fmt.Sprintf("List at most %d origins.", maxOrigins))
+		return nil, InvalidField("origins", fmt.Sprintf("List at most %d origins.", maxOrigins))
 	}
 	return out, nil
 }

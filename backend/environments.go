@@ -100,7 +100,7 @@ func (s *Collections) checkWidening(ctx context.Context, e Environment) error {
 	}
 	for _, v := range e.Values {
 		if v.Secret && v.Value == "" && values[v.Name] != "" {
-			return invalidField("origins", fmt.Sprintf("Type the secret value of %s again to send it to a new origin: only an admin may send stored secrets somewhere new.", v.Name))
+			return InvalidField("origins", fmt.Sprintf("Type the secret value of %s again to send it to a new origin: only an admin may send stored secrets somewhere new.", v.Name))
 		}
 	}
 	return nil
@@ -112,10 +112,10 @@ func checkEnvValues(values []EnvValue) error {
 	seen := map[string]bool{}
 	for _, v := range values {
 		if !variableName().MatchString(v.Name) {
-			return invalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
+			return InvalidField("values", fmt.Sprintf("%q is not a variable name: use letters, digits, _ and -, starting with a letter or _.", v.Name))
 		}
 		if seen[v.Name] {
-			return invalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
+			return InvalidField("values", fmt.Sprintf("%s is given twice.", v.Name))
 		}
 		seen[v.Name] = true
 	}
@@ -151,9 +151,4 @@ func (s *Collections) runVariables(ctx context.Context, collectionID, envID int6
 		vars[k], _ = json.Marshal(v)
 	}
 	return vars, env, secrets, nil
-}
-
-// invalidField is an EInvalid *Error about one form field.
-func invalidField(field, msg string) *Error {
-	return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{field: msg}}
 }

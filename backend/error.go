@@ -65,3 +65,8 @@ func ErrorMessageOf(err error) string {
 	}
 	return "internal error"
 }
+
+// InvalidField is an EInvalid *Error about one form field.
+func InvalidField(field, msg string) *Error {
+	return &Error{Code: EInvalid, Message: msg, Fields: map[string]string{field: msg}}
+}

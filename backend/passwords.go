@@ -20,9 +20,9 @@ const (
 func checkPassword(password string) error {
 	switch {
 	case utf8.RuneCountInString(password) < minPasswordRunes:
-		return invalidField("password", "Use at least 10 characters.")
+		return InvalidField("password", "Use at least 10 characters.")
 	case len(password) > maxPasswordBytes:
-		return invalidField("password", "Use at most 72 bytes (a passphrase of a few words is plenty).")
+		return InvalidField("password", "Use at most 72 bytes (a passphrase of a few words is plenty).")
 	}
 	return nil
 }

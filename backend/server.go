@@ -209,7 +209,7 @@ func nameProblem(name string) string {
 	case n > MaxServerNameLen:
 		return fmt.Sprintf("Name is at most %d characters; this one has %d.", MaxServerNameLen, n)
 	}
-	if !printable(name) {
+	if !Printable(name) {
 		return "Name must be printable text: no line breaks, tabs or other control characters."
 	}
 	return ""

@@ -201,7 +201,7 @@ func validImported(in ImportedFrame) error {
 	if in.Time.IsZero() {
 		return Errorf(EInvalid, "Line %d: the frame has no time.", in.Line)
 	}
-	if !printable(in.ServerName) {
+	if !Printable(in.ServerName) {
 		return Errorf(EInvalid, "Line %d: the server name %q is not printable text.", in.Line, in.ServerName)
 	}
 	if in.ID <= 0 {
