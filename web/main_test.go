@@ -25,6 +25,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/web"
@@ -156,7 +157,7 @@ type dashboard struct {
 	web    *web.Server
 	client *http.Client // keeps cookies, does not follow redirects
 
-	accounts *backend.Accounts
+	accounts *accounts.Service
 	audit    *audit.Log // Flush it before reading audit events from db
 	token    string     // the API token api sends, "" for none
 
@@ -217,7 +218,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	reg := backend.NewRegistry(db, db, pool)
 	auditLog := audit.NewWriter(db, log)
 	tb.Cleanup(auditLog.Close) // before the database closes
-	accounts, err := backend.NewAccounts(db, backend.WithPasswordCost(bcrypt.MinCost))
+	accts, err := accounts.New(db, accounts.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: auditLog, OAuth: oauth}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: backend.NewCollections(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Health: db, Audit: auditLog, OAuth: oauth}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -243,7 +244,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	tb.Cleanup(h.Close)
 
 	client := newClient()
-	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts, audit: auditLog}
+	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accts, audit: auditLog}
 	if !o.anonymous {
 		d.token = d.mustAccount(tb, testAdmin, backend.RoleAdmin).token
 		d.mustSignIn(tb, d.client, testAdmin)

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/static"
 )
@@ -42,7 +43,7 @@ type Deps struct {
 	Imports *backend.SessionImporter
 	// Accounts signs people in; every route but signing in, static files
 	// and the health check needs someone signed in (access.go).
-	Accounts *backend.Accounts
+	Accounts *accounts.Service
 	// Health, if not nil, is what /healthz asks whether the database
 	// answers (health.go).
 	Health Health
