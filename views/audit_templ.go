@@ -9,7 +9,7 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/mcp-playground/playground/backend"
+import "github.com/mcp-playground/playground/backend/audit"
 
 // AuditFilterForm is the audit page's filter form as submitted.
 type AuditFilterForm struct {
@@ -21,7 +21,7 @@ type AuditFilterForm struct {
 type AuditView struct {
 	Filter  AuditFilterForm
 	Errors  map[string]string // by field: from, to
-	Events  []backend.AuditEvent
+	Events  []audit.Event
 	People  []string // account names, suggested for the person filter
 	Actions []string // known actions, suggested for the action filter
 	// OlderURL is the next older page, "" on the last one.
@@ -356,7 +356,7 @@ func AuditPage(p Page, v AuditView) templ.Component {
 	})
 }
 
-func auditRow(e backend.AuditEvent) templ.Component {
+func auditRow(e audit.Event) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -609,7 +609,7 @@ func auditRow(e backend.AuditEvent) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var30 = []any{"audit-outcome", templ.KV("failed", e.Outcome != backend.AuditOK)}
+			var templ_7745c5c3_Var30 = []any{"audit-outcome", templ.KV("failed", e.Outcome != audit.OK)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var30...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -644,7 +644,7 @@ func auditRow(e backend.AuditEvent) templ.Component {
 		var templ_7745c5c3_Var32 string
 		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(e.Outcome)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/audit.templ`, Line: 120, Col: 121}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/audit.templ`, Line: 120, Col: 114}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 		if templ_7745c5c3_Err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 // TestToolCardTaskSupport: a tool card says whether the tool runs as a
@@ -59,7 +60,7 @@ func TestTasksPanel(t *testing.T) {
 		ResultFor: "done",
 		Result:    &ToolOutcome{Kind: OutcomeResult, Content: []ContentView{{Type: "text", Text: TextView{Text: "the report"}}}},
 	}
-	editor := WithViewer(context.Background(), backend.Principal{Role: backend.RoleEditor})
+	editor := WithViewer(context.Background(), accounts.Principal{Role: backend.RoleEditor})
 	if err := TasksPanel(7, "tok", v).Render(editor, &buf); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestTasksPanel(t *testing.T) {
 	}
 
 	buf.Reset()
-	viewer := WithViewer(context.Background(), backend.Principal{Role: backend.RoleViewer})
+	viewer := WithViewer(context.Background(), accounts.Principal{Role: backend.RoleViewer})
 	if err := TasksPanel(7, "tok", v).Render(viewer, &buf); err != nil {
 		t.Fatal(err)
 	}

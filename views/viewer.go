@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 // viewerKey holds, in a request's context, who is signed in.
@@ -11,13 +12,13 @@ type viewerKey struct{}
 
 // WithViewer returns ctx noting that p is signed in; pages read it to show
 // who is signed in and to offer only what their role may do.
-func WithViewer(ctx context.Context, p backend.Principal) context.Context {
+func WithViewer(ctx context.Context, p accounts.Principal) context.Context {
 	return context.WithValue(ctx, viewerKey{}, p)
 }
 
 // ViewerOf returns who is signed in, if anyone.
-func ViewerOf(ctx context.Context) (backend.Principal, bool) {
-	p, ok := ctx.Value(viewerKey{}).(backend.Principal)
+func ViewerOf(ctx context.Context) (accounts.Principal, bool) {
+	p, ok := ctx.Value(viewerKey{}).(accounts.Principal)
 	return p, ok
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 // testAdmin is the account MustDashboard signs its client in as.
@@ -33,7 +34,7 @@ func (d *dashboard) mustAccount(tb testing.TB, name string, role backend.Role) t
 	if err != nil {
 		tb.Fatalf("adding account %s: %v", name, err)
 	}
-	_, token, err := d.accounts.CreateToken(ctx, backend.Principal{User: u, Role: u.Role}, "tests", role, time.Hour)
+	_, token, err := d.accounts.CreateToken(ctx, accounts.Principal{User: u, Role: u.Role}, "tests", role, time.Hour)
 	if err != nil {
 		tb.Fatalf("a token for %s: %v", name, err)
 	}

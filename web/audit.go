@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 )
 
 // auditNoteKey holds, in the echo context, the *auditNote of a handler.
@@ -64,11 +64,11 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 		if target == "" {
 			target = s.createdTarget(c)
 		}
-		e := backend.AuditEvent{Via: backend.ViaAnonymous, Client: s.clientIP(r), Target: target}
+		e := audit.Event{Via: audit.ViaAnonymous, Client: s.clientIP(r), Target: target}
 		if signedIn {
-			e.ActorID, e.ActorName, e.Via = p.User.ID, p.User.Name, backend.ViaBrowser
+			e.ActorID, e.ActorName, e.Via = p.User.ID, p.User.Name, audit.ViaBrowser
 			if p.TokenID != 0 {
-				e.Via = backend.ViaToken
+				e.Via = audit.ViaToken
 			}
 		}
 		var details map[string]any
@@ -101,14 +101,14 @@ func changesState(method string) bool {
 }
 
 // applyTo returns e with what the handler noted.
-func (n auditNote) applyTo(e backend.AuditEvent) backend.AuditEvent {
+func (n auditNote) applyTo(e audit.Event) audit.Event {
 	if n.Action != "" {
 		e.Action = n.Action
 	}
 	if n.ActorName != "" {
 		e.ActorID, e.ActorName = n.ActorID, n.ActorName
-		if e.Via == backend.ViaAnonymous && n.ActorID != 0 {
-			e.Via = backend.ViaBrowser // signed in or set up through the browser
+		if e.Via == audit.ViaAnonymous && n.ActorID != 0 {
+			e.Via = audit.ViaBrowser // signed in or set up through the browser
 		}
 	}
 	if n.Outcome != "" {
@@ -125,7 +125,7 @@ func auditOutcome(c echo.Context, err error) string {
 	if status := c.Response().Status; status >= http.StatusBadRequest {
 		return fmt.Sprintf("%d %s", status, http.StatusText(status))
 	}
-	return backend.AuditOK
+	return audit.OK
 }
 
 // auditNouns name the things a path's :id stands for, by the path's first

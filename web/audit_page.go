@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -20,10 +21,10 @@ const auditDate = "2006-01-02"
 // auditFilterOf reads the audit page's filter form from the query: person,
 // action (a prefix), free text, from and to (dates, both included, in the
 // dashboard's time zone) and before (the keyset of the Older link).
-func auditFilterOf(c echo.Context) (views.AuditFilterForm, backend.AuditFilter, map[string]string) {
+func auditFilterOf(c echo.Context) (views.AuditFilterForm, audit.Filter, map[string]string) {
 	form := views.AuditFilterForm{Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Text: c.QueryParam("q"),
 		From: c.QueryParam("from"), To: c.QueryParam("to")}
-	f := backend.AuditFilter{Actor: form.Actor, Action: form.Action, Text: form.Text}
+	f := audit.Filter{Actor: form.Actor, Action: form.Action, Text: form.Text}
 	errs := map[string]string{}
 	if form.From != "" {
 		t, err := time.ParseInLocation(auditDate, form.From, time.Local)
@@ -43,7 +44,7 @@ func auditFilterOf(c echo.Context) (views.AuditFilterForm, backend.AuditFilter, 
 		f.Before = before
 	}
 	if len(errs) > 0 {
-		return form, backend.AuditFilter{}, errs
+		return form, audit.Filter{}, errs
 	}
 	return form, f, nil
 }
@@ -137,7 +138,7 @@ func (s *Server) exportAudit(c echo.Context) error {
 		startExport(c, "audit-"+time.Now().UTC().Format("20060102-150405")+".ndjson")
 		enc, started = newExportEncoder(c.Response()), true
 	}
-	err := s.deps.Audit.Each(c.Request().Context(), f, func(e backend.AuditEvent) error {
+	err := s.deps.Audit.Each(c.Request().Context(), f, func(e audit.Event) error {
 		if !started {
 			start()
 		}

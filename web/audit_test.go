@@ -15,12 +15,13 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/web"
 )
 
 // auditEvents returns the audit events filter selects, newest first.
-func (d *dashboard) auditEvents(t *testing.T, f backend.AuditFilter) []backend.AuditEvent {
+func (d *dashboard) auditEvents(t *testing.T, f audit.Filter) []audit.Event {
 	t.Helper()
 	if err := d.audit.Flush(t.Context()); err != nil {
 		t.Fatal(err)
@@ -34,9 +35,9 @@ func (d *dashboard) auditEvents(t *testing.T, f backend.AuditFilter) []backend.A
 
 // mustOneAuditEvent returns the newest event of action, failing when
 // there is none.
-func (d *dashboard) mustOneAuditEvent(t *testing.T, action string) backend.AuditEvent {
+func (d *dashboard) mustOneAuditEvent(t *testing.T, action string) audit.Event {
 	t.Helper()
-	events := d.auditEvents(t, backend.AuditFilter{Action: action, Limit: 1})
+	events := d.auditEvents(t, audit.Filter{Action: action, Limit: 1})
 	if len(events) == 0 || events[0].Action != action {
 		t.Fatalf("no %s event in the audit log: %+v", action, events)
 	}
@@ -59,11 +60,11 @@ func TestEveryStateChangingRouteHasAnAuditAction(t *testing.T) {
 	if len(seen) < 40 {
 		t.Errorf("only %d state-changing routes; does the router list its routes?", len(seen))
 	}
-	before := len(d.auditEvents(t, backend.AuditFilter{}))
+	before := len(d.auditEvents(t, audit.Filter{}))
 	if r := d.postForm(t, "/no/such/route", url.Values{"_csrf": {d.MustCSRF(t)}}); r.Status != http.StatusNotFound {
 		t.Errorf("POST /no/such/route: %d, want 404", r.Status)
 	}
-	if after := d.auditEvents(t, backend.AuditFilter{}); len(after) != before {
+	if after := d.auditEvents(t, audit.Filter{}); len(after) != before {
 		t.Errorf("a request that matched no route was audited: %+v", after[0])
 	}
 }
@@ -84,7 +85,7 @@ func TestToolCallsAreAuditedWithTheirArgumentsAndWhoCalled(t *testing.T) {
 	if err := json.Unmarshal(e.Details, &details); err != nil {
 		t.Fatalf("details %s: %v", e.Details, err)
 	}
-	if e.ActorName != testAdmin || e.ActorID == 0 || e.Via != backend.ViaBrowser || e.Client != "127.0.0.1" || e.Outcome != backend.AuditOK ||
+	if e.ActorName != testAdmin || e.ActorID == 0 || e.Via != audit.ViaBrowser || e.Client != "127.0.0.1" || e.Outcome != audit.OK ||
 		e.Target != fmt.Sprintf("session %d (sdk)", sess.ID) || details["_tool"] != "echo" ||
 		details["arguments"].(map[string]any)["text"] != "hello from the audit test" || !strings.HasPrefix(string(e.Details), `{"_tool":"echo","arguments":`) {
 		t.Errorf("the form's tool call was audited as %+v, details %s", e, e.Details)
@@ -97,14 +98,14 @@ func TestToolCallsAreAuditedWithTheirArgumentsAndWhoCalled(t *testing.T) {
 		t.Fatalf("API tools/call: %d %s", call.Status, call.Body)
 	}
 	e = d.mustOneAuditEvent(t, "tool.call")
-	if e.Via != backend.ViaToken || e.ActorName != testAdmin || !strings.Contains(string(e.Details), `"text":"from a script"`) ||
+	if e.Via != audit.ViaToken || e.ActorName != testAdmin || !strings.Contains(string(e.Details), `"text":"from a script"`) ||
 		!strings.Contains(string(e.Details), `"name":"echo"`) || strings.Contains(string(e.Details), "sk-not-for-the-log") ||
 		!strings.Contains(string(e.Details), `"api_key":"[redacted]"`) {
 		t.Errorf("the API's tool call was audited as %+v, details %s", e, e.Details)
 	}
 
 	connect := d.mustOneAuditEvent(t, "session.connect")
-	if connect.Target != fmt.Sprintf("server %d (sdk)", srv.ID) || connect.Via != backend.ViaToken {
+	if connect.Target != fmt.Sprintf("server %d (sdk)", srv.ID) || connect.Via != audit.ViaToken {
 		t.Errorf("connecting was audited as %+v", connect)
 	}
 }
@@ -152,13 +153,13 @@ func TestSecretHeaderOfARegisteredServerStaysOutOfTheAuditLog(t *testing.T) {
 	if e.ActorName != testAdmin || !strings.Contains(string(e.Details), `"X-Custom":"[redacted]"`) {
 		t.Errorf("the API's server.create: %+v %s", e, e.Details)
 	}
-	events := d.auditEvents(t, backend.AuditFilter{Action: "server.create", Actor: "eddie"})
+	events := d.auditEvents(t, audit.Filter{Action: "server.create", Actor: "eddie"})
 	if len(events) != 1 {
 		t.Fatalf("eddie's server.create events: %+v", events)
 	}
 	e = events[0]
 	if !strings.Contains(string(e.Details), `"headers":"Authorization: [redacted]\nX-Team: [redacted]"`) || !strings.HasSuffix(e.Target, " (secret http)") ||
-		!strings.Contains(string(e.Details), `"name":"secret http"`) || e.Via != backend.ViaBrowser {
+		!strings.Contains(string(e.Details), `"name":"secret http"`) || e.Via != audit.ViaBrowser {
 		t.Errorf("eddie's server.create: %+v %s", e, e.Details)
 	}
 	for _, s := range []string{secret, urlSecret} {
@@ -189,14 +190,14 @@ func TestSignInsAreAuditedWithoutThePassword(t *testing.T) {
 		t.Fatalf("a wrong password: %d", r.Status)
 	}
 	failed := d.mustOneAuditEvent(t, "signin.failed")
-	if failed.ActorName != "vera" || failed.ActorID != 0 || failed.Via != backend.ViaAnonymous || failed.Outcome == backend.AuditOK ||
+	if failed.ActorName != "vera" || failed.ActorID != 0 || failed.Via != audit.ViaAnonymous || failed.Outcome == audit.OK ||
 		strings.Contains(string(failed.Details), wrong) || !strings.Contains(string(failed.Details), `"password":"[redacted]"`) {
 		t.Errorf("the failed sign-in was audited as %+v %s", failed, failed.Details)
 	}
 	d.mustSignIn(t, client, "vera")
-	signin := d.auditEvents(t, backend.AuditFilter{Action: "signin", Actor: "vera", Limit: 1})
-	if len(signin) != 1 || signin[0].Action != "signin" || signin[0].ActorID == 0 || signin[0].Via != backend.ViaBrowser ||
-		signin[0].Outcome != backend.AuditOK || strings.Contains(string(signin[0].Details), testPassword) {
+	signin := d.auditEvents(t, audit.Filter{Action: "signin", Actor: "vera", Limit: 1})
+	if len(signin) != 1 || signin[0].Action != "signin" || signin[0].ActorID == 0 || signin[0].Via != audit.ViaBrowser ||
+		signin[0].Outcome != audit.OK || strings.Contains(string(signin[0].Details), testPassword) {
 		t.Errorf("the sign-in was audited as %+v", signin)
 	}
 }
@@ -226,15 +227,15 @@ var auditOlderLink = regexp.MustCompile(`href="(/audit\?[^"]*before=\d+[^"]*)" d
 
 func TestAuditPageFiltersAndPagesOlder(t *testing.T) {
 	d := MustDashboard(t)
-	for i := range backend.AuditPageSize + 5 {
-		if _, err := d.db.AppendAuditEvent(t.Context(), backend.AuditEvent{At: time.Now(), ActorName: "robot", Via: backend.ViaCLI,
-			Action: "server.delete", Target: fmt.Sprintf("server %d (number %d)", i, i), Details: json.RawMessage(`{}`), Outcome: backend.AuditOK}); err != nil {
+	for i := range audit.PageSize + 5 {
+		if _, err := d.db.AppendAuditEvent(t.Context(), audit.Event{At: time.Now(), ActorName: "robot", Via: audit.ViaCLI,
+			Action: "server.delete", Target: fmt.Sprintf("server %d (number %d)", i, i), Details: json.RawMessage(`{}`), Outcome: audit.OK}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	first := d.get(t, "/audit?actor=robot")
-	if n := strings.Count(first.Body, `data-testid="audit-event"`); n != backend.AuditPageSize {
-		t.Errorf("the first page has %d rows, want %d", n, backend.AuditPageSize)
+	if n := strings.Count(first.Body, `data-testid="audit-event"`); n != audit.PageSize {
+		t.Errorf("the first page has %d rows, want %d", n, audit.PageSize)
 	}
 	older := auditOlderLink.FindStringSubmatch(first.Body)
 	if older == nil || !strings.Contains(first.Body, "(number 204)") || strings.Contains(first.Body, "(number 4)<") {
@@ -252,7 +253,7 @@ func TestAuditPageFiltersAndPagesOlder(t *testing.T) {
 		t.Errorf("a bad date: %d %.2000s", r.Status, r.Body)
 	}
 	today := time.Now().Format("2006-01-02")
-	if r := d.get(t, "/audit?actor=robot&to="+today); strings.Count(r.Body, `data-testid="audit-event"`) != backend.AuditPageSize {
+	if r := d.get(t, "/audit?actor=robot&to="+today); strings.Count(r.Body, `data-testid="audit-event"`) != audit.PageSize {
 		t.Errorf("to today includes today: %d rows", strings.Count(r.Body, `data-testid="audit-event"`))
 	}
 	if r := d.get(t, "/audit?actor=robot&from=2000-01-01&to=2000-01-02"); !strings.Contains(r.Body, `data-testid="audit-empty"`) {
@@ -265,9 +266,9 @@ func TestAuditExportIsNDJSONOfTheFilteredEvents(t *testing.T) {
 	d.mustAccount(t, "vera", backend.RoleViewer)
 	bad := newClient()
 	d.postFormWith(t, bad, "/signin", url.Values{"_csrf": {csrfOf(t, d, bad)}, "name": {"vera"}, "password": {"wrong password"}})
-	for i := range backend.AuditPageSize + 3 {
-		if _, err := d.db.AppendAuditEvent(t.Context(), backend.AuditEvent{At: time.Now(), ActorName: "robot", Via: backend.ViaCLI,
-			Action: "user.add", Target: fmt.Sprintf("user %d", i), Details: json.RawMessage(`{"n":1}`), Outcome: backend.AuditOK}); err != nil {
+	for i := range audit.PageSize + 3 {
+		if _, err := d.db.AppendAuditEvent(t.Context(), audit.Event{At: time.Now(), ActorName: "robot", Via: audit.ViaCLI,
+			Action: "user.add", Target: fmt.Sprintf("user %d", i), Details: json.RawMessage(`{"n":1}`), Outcome: audit.OK}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -291,8 +292,8 @@ func TestAuditExportIsNDJSONOfTheFilteredEvents(t *testing.T) {
 		return out
 	}
 	robot := lines("?actor=robot")
-	if len(robot) != backend.AuditPageSize+3 {
-		t.Errorf("robot's export has %d lines, want every page: %d", len(robot), backend.AuditPageSize+3)
+	if len(robot) != audit.PageSize+3 {
+		t.Errorf("robot's export has %d lines, want every page: %d", len(robot), audit.PageSize+3)
 	}
 	for _, m := range robot {
 		if m["actor"] != "robot" || m["action"] != "user.add" || m["details"].(map[string]any)["n"] != 1.0 {

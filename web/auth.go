@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -27,7 +28,7 @@ const (
 func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		var p backend.Principal
+		var p accounts.Principal
 		var err error
 		if isAPIPath(c) {
 			token, ok := bearerToken(r)
@@ -67,8 +68,8 @@ func bearerToken(r *http.Request) (string, bool) {
 }
 
 // principalOf returns who the request comes from, if anyone signed in.
-func principalOf(c echo.Context) (backend.Principal, bool) {
-	p, ok := c.Get(principalKey).(backend.Principal)
+func principalOf(c echo.Context) (accounts.Principal, bool) {
+	p, ok := c.Get(principalKey).(accounts.Principal)
 	return p, ok
 }
 
@@ -78,7 +79,7 @@ func principalOf(c echo.Context) (backend.Principal, bool) {
 // while no other site's form post or subresource carries it.
 func (s *Server) setSessionCookie(c echo.Context, token string) {
 	c.SetCookie(&http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(backend.SessionMaxAge / time.Second),
+		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(accounts.SessionMaxAge / time.Second),
 		HttpOnly: true, Secure: s.isHTTPS(c.Request()), SameSite: http.SameSiteLaxMode,
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) liveFramesOf(ev backend.Event, view liveView) liveFrames {
 // sees them. It is a variable so that tests can count the renderings.
 var renderFramesAppend = func(view liveView, frames []backend.Frame) ([]byte, error) {
 	var buf bytes.Buffer
-	ctx := views.WithViewer(context.Background(), backend.Principal{Role: view.role})
+	ctx := views.WithViewer(context.Background(), accounts.Principal{Role: view.role})
 	err := views.FramesAppend(frames).Render(ctx, &buf)
 	return buf.Bytes(), err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/web"
 )
 
@@ -38,7 +39,7 @@ func TestLiveStreamEndsWithItsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.accounts.UpdateUser(ctx, backend.Principal{User: admin, Role: admin.Role}, vera.user.ID, backend.RoleViewer, true); err != nil {
+	if _, err := d.accounts.UpdateUser(ctx, accounts.Principal{User: admin, Role: admin.Role}, vera.user.ID, backend.RoleViewer, true); err != nil {
 		t.Fatal(err)
 	}
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))

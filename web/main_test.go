@@ -25,6 +25,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
@@ -157,9 +159,9 @@ type dashboard struct {
 	web    *web.Server
 	client *http.Client // keeps cookies, does not follow redirects
 
-	accounts *backend.Accounts
-	audit    *backend.AuditLog // Flush it before reading audit events from db
-	token    string            // the API token api sends, "" for none
+	accounts *accounts.Service
+	audit    *audit.Log // Flush it before reading audit events from db
+	token    string     // the API token api sends, "" for none
 
 	// AppsURL and AppsHost are the apps origin's, like URL and Host.
 	AppsURL, AppsHost string
@@ -216,9 +218,9 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 		backend.WithRevisions(db), backend.WithCredentials(oauthService))
 	tb.Cleanup(pool.Close)
 	reg := backend.NewRegistry(db, db, pool)
-	audit := backend.NewAuditWriter(db, log)
-	tb.Cleanup(audit.Close) // before the database closes
-	accounts, err := backend.NewAccounts(db, backend.WithPasswordCost(bcrypt.MinCost))
+	auditLog := audit.NewWriter(db, log)
+	tb.Cleanup(auditLog.Close) // before the database closes
+	accts, err := accounts.New(db, accounts.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -227,7 +229,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: collections.New(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Health: db, Audit: audit, OAuth: oauthService}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: collections.New(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Health: db, Audit: auditLog, OAuth: oauthService}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}
@@ -244,7 +246,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	tb.Cleanup(h.Close)
 
 	client := newClient()
-	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accounts, audit: audit}
+	d := &dashboard{URL: "http://" + host, Host: host, AppsURL: "http://" + appsHost, AppsHost: appsHost, db: db, dbPath: dbPath, hub: hub, rec: rec, pool: pool, reg: reg, web: h, client: client, accounts: accts, audit: auditLog}
 	if !o.anonymous {
 		d.token = d.mustAccount(tb, testAdmin, backend.RoleAdmin).token
 		d.mustSignIn(tb, d.client, testAdmin)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/oauthtest"
 )
 
@@ -136,15 +137,15 @@ func TestOAuthClientCredentialsConnectWithoutABrowser(t *testing.T) {
 				t.Errorf("after a re-run the debugger shows %q, want %q\nfailed checks: %q", got, want, failedCheck.FindAllStringSubmatch(flow, -1))
 			}
 
-			var audit []string
-			for _, e := range d.auditEvents(t, backend.AuditFilter{Action: "oauth.settings"}) {
-				audit = append(audit, string(e.Details))
+			var details []string
+			for _, e := range d.auditEvents(t, audit.Filter{Action: "oauth.settings"}) {
+				details = append(details, string(e.Details))
 			}
-			if len(audit) != 1 {
-				t.Errorf("the audit log has %d oauth.settings events, want 1", len(audit))
+			if len(details) != 1 {
+				t.Errorf("the audit log has %d oauth.settings events, want 1", len(details))
 			}
 			d.pool.Close()
-			files := map[string]string{"card": card, "viewer's page": seen.Body, "debugger": flow, "audit": strings.Join(audit, "\n")}
+			files := map[string]string{"card": card, "viewer's page": seen.Body, "debugger": flow, "audit": strings.Join(details, "\n")}
 			for _, suffix := range []string{"", "-wal"} {
 				b, err := os.ReadFile(d.dbPath + suffix)
 				if err != nil && !os.IsNotExist(err) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/oauthtest"
 )
 
@@ -89,12 +90,12 @@ func TestEditorsNewURLGetsNoClientSecret(t *testing.T) {
 	if err != nil || settings.ClientSecret != "" || settings.ClientID != "svc" {
 		t.Errorf("the settings after the move: client %q, secret kept %v, %v; want the client ID alone", settings.ClientID, settings.ClientSecret != "", err)
 	}
-	var audit []string
-	for _, e := range d.auditEvents(t, backend.AuditFilter{Action: "server.update"}) {
-		audit = append(audit, string(e.Details))
+	var details []string
+	for _, e := range d.auditEvents(t, audit.Filter{Action: "server.update"}) {
+		details = append(details, string(e.Details))
 	}
-	if len(audit) != 1 || !strings.Contains(audit[0], `"destination_changed":"origin"`) || !strings.Contains(audit[0], `"client_secret":true`) {
-		t.Errorf("the audit log of the move: %q; want the change and what it removed", audit)
+	if len(details) != 1 || !strings.Contains(details[0], `"destination_changed":"origin"`) || !strings.Contains(details[0], `"client_secret":true`) {
+		t.Errorf("the audit log of the move: %q; want the change and what it removed", details)
 	}
 	mustNotContain(t, d, log, secret, basic)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/views"
 	"github.com/mcp-playground/playground/web"
 )
@@ -74,7 +75,7 @@ func renderOutcome(t testing.TB, o *views.ToolOutcome) string {
 // renderOutcomeAs renders o as someone with role sees it.
 func renderOutcomeAs(t testing.TB, o *views.ToolOutcome, role backend.Role) string {
 	var buf bytes.Buffer
-	ctx := views.WithViewer(context.Background(), backend.Principal{Role: role})
+	ctx := views.WithViewer(context.Background(), accounts.Principal{Role: role})
 	if err := views.Outcome(*o).Render(ctx, &buf); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/static"
@@ -43,12 +45,12 @@ type Deps struct {
 	Imports *backend.SessionImporter
 	// Accounts signs people in; every route but signing in, static files
 	// and the health check needs someone signed in (access.go).
-	Accounts *backend.Accounts
+	Accounts *accounts.Service
 	// Health, if not nil, is what /healthz asks whether the database
 	// answers (health.go).
 	Health Health
 	// Audit records who changed what (audit.go) and shows it to admins.
-	Audit *backend.AuditLog
+	Audit *audit.Log
 	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
 	// and shows each sign-in in a debugger (oauth.go).
 	OAuth *oauth.Service

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -96,9 +97,9 @@ func (s *Server) upgrade(c echo.Context) (*websocket.Conn, error) {
 // frames the page lacks (see backend.Watch).
 type viewer struct {
 	sessionID int64
-	after     int64             // the newest frame the page shows
-	csrf      string            // the viewer's CSRF token, for the forms streamed to it
-	who       backend.Principal // the person watching, shown to the others
+	after     int64              // the newest frame the page shows
+	csrf      string             // the viewer's CSRF token, for the forms streamed to it
+	who       accounts.Principal // the person watching, shown to the others
 	// sessionToken is the browser session the stream was opened in; the
 	// stream ends once that session does (signed out, disabled).
 	sessionToken string
@@ -122,7 +123,7 @@ func (s *Server) pumpSession(conn *websocket.Conn, sub *backend.Subscription, v 
 // them. It returns when the viewer leaves, falls behind (the hub cut sub
 // off), or the dashboard closes, and tells the viewer why in a close
 // frame; it closes sub and conn. key names the feed in the log.
-func (s *Server) pump(conn *websocket.Conn, sub *backend.Subscription, key int64, who backend.Principal, stream func(context.Context, *liveConn) (int, string)) {
+func (s *Server) pump(conn *websocket.Conn, sub *backend.Subscription, key int64, who accounts.Principal, stream func(context.Context, *liveConn) (int, string)) {
 	defer conn.Close()
 	defer sub.Close()
 	ctx, cancel := context.WithCancel(s.ctx)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 // Users, browser sessions and API tokens (migration 0012). Session and API
@@ -46,7 +47,7 @@ func fromNullTime(n sql.NullInt64) time.Time {
 	return fromUnixNano(n.Int64)
 }
 
-// CountUsers implements backend.AccountStore.
+// CountUsers implements accounts.Store.
 func (d *DB) CountUsers(ctx context.Context) (int, error) {
 	var n int
 	if err := d.db.GetContext(ctx, &n, `SELECT count(*) FROM users`); err != nil {
@@ -55,7 +56,7 @@ func (d *DB) CountUsers(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// CreateUser implements backend.AccountStore.
+// CreateUser implements accounts.Store.
 func (d *DB) CreateUser(ctx context.Context, u backend.User, passwordHash string, onlyFirst bool) (backend.User, error) {
 	q := `INSERT INTO users (name, password_hash, role, created_at, password_changed_at) SELECT ?, ?, ?, ?, ?`
 	if onlyFirst {
@@ -76,7 +77,7 @@ func (d *DB) CreateUser(ctx context.Context, u backend.User, passwordHash string
 	return u, nil
 }
 
-// UserByName implements backend.AccountStore.
+// UserByName implements accounts.Store.
 func (d *DB) UserByName(ctx context.Context, name string) (backend.User, string, error) {
 	var r userRow
 	err := d.db.GetContext(ctx, &r, userColumns+` WHERE name = ?`, name)
@@ -88,7 +89,7 @@ func (d *DB) UserByName(ctx context.Context, name string) (backend.User, string,
 	return r.user(), r.PasswordHash, nil
 }
 
-// GetUser implements backend.AccountStore.
+// GetUser implements accounts.Store.
 func (d *DB) GetUser(ctx context.Context, id int64) (backend.User, error) {
 	var r userRow
 	err := d.db.GetContext(ctx, &r, userColumns+` WHERE id = ?`, id)
@@ -100,7 +101,7 @@ func (d *DB) GetUser(ctx context.Context, id int64) (backend.User, error) {
 	return r.user(), nil
 }
 
-// ListUsers implements backend.AccountStore.
+// ListUsers implements accounts.Store.
 func (d *DB) ListUsers(ctx context.Context) ([]backend.User, error) {
 	var rows []userRow
 	if err := d.db.SelectContext(ctx, &rows, userColumns+` ORDER BY name`); err != nil {
@@ -113,7 +114,7 @@ func (d *DB) ListUsers(ctx context.Context) ([]backend.User, error) {
 	return out, nil
 }
 
-// UpdateUser implements backend.AccountStore. A disabled user keeps the
+// UpdateUser implements accounts.Store. A disabled user keeps the
 // time they were first disabled. It refuses (EConflict) to leave no
 // enabled admin: the check and the change are one statement, so two
 // admins demoting each other at once cannot both succeed.
@@ -140,7 +141,7 @@ func (d *DB) UpdateUser(ctx context.Context, u backend.User) error {
 	return backend.Errorf(backend.EConflict, "%s is the last enabled admin: make someone else an admin first.", u.Name)
 }
 
-// SetPasswordHash implements backend.AccountStore.
+// SetPasswordHash implements accounts.Store.
 func (d *DB) SetPasswordHash(ctx context.Context, userID int64, hash string, at time.Time) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE users SET password_hash = ?, password_changed_at = ? WHERE id = ?`, hash, unixNano(at), userID)
 	if err != nil {
@@ -168,24 +169,24 @@ type webSessionRow struct {
 	ExpiresAt  int64  `db:"expires_at"`
 }
 
-func (r webSessionRow) session() backend.WebSession {
-	return backend.WebSession{ID: r.ID, UserID: r.UserID, Client: r.Client, Created: fromUnixNano(r.CreatedAt),
+func (r webSessionRow) session() accounts.WebSession {
+	return accounts.WebSession{ID: r.ID, UserID: r.UserID, Client: r.Client, Created: fromUnixNano(r.CreatedAt),
 		LastSeen: fromUnixNano(r.LastSeenAt), Expires: fromUnixNano(r.ExpiresAt)}
 }
 
 const webSessionColumns = `SELECT id, user_id, client, created_at, last_seen_at, expires_at FROM web_sessions`
 
-// CreateWebSession implements backend.AccountStore. It also drops the
+// CreateWebSession implements accounts.Store. It also drops the
 // sessions that have passed their expiry, so that the table does not grow
 // with every sign-in.
-func (d *DB) CreateWebSession(ctx context.Context, ws backend.WebSession, tokenHash []byte) (backend.WebSession, error) {
+func (d *DB) CreateWebSession(ctx context.Context, ws accounts.WebSession, tokenHash []byte) (accounts.WebSession, error) {
 	if _, err := d.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE expires_at <= ?`, unixNano(ws.Created)); err != nil {
-		return backend.WebSession{}, fmt.Errorf("store: drop ended sessions: %w", err)
+		return accounts.WebSession{}, fmt.Errorf("store: drop ended sessions: %w", err)
 	}
 	res, err := d.db.ExecContext(ctx, `INSERT INTO web_sessions (token_hash, user_id, client, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		tokenHash, ws.UserID, ws.Client, unixNano(ws.Created), unixNano(ws.LastSeen), unixNano(ws.Expires))
 	if err != nil {
-		return backend.WebSession{}, fmt.Errorf("store: create session: %w", err)
+		return accounts.WebSession{}, fmt.Errorf("store: create session: %w", err)
 	}
 	ws.ID, _ = res.LastInsertId()
 	return ws, nil
@@ -196,8 +197,8 @@ func (d *DB) CreateWebSession(ctx context.Context, ws backend.WebSession, tokenH
 const ownerColumns = `u.id AS "u.id", u.name AS "u.name", u.password_hash AS "u.password_hash", u.role AS "u.role",
 	u.created_at AS "u.created_at", u.password_changed_at AS "u.password_changed_at", u.disabled_at AS "u.disabled_at"`
 
-// WebSessionByHash implements backend.AccountStore.
-func (d *DB) WebSessionByHash(ctx context.Context, tokenHash []byte) (backend.WebSession, backend.User, error) {
+// WebSessionByHash implements accounts.Store.
+func (d *DB) WebSessionByHash(ctx context.Context, tokenHash []byte) (accounts.WebSession, backend.User, error) {
 	var r struct {
 		webSessionRow
 		Owner userRow `db:"u"`
@@ -205,14 +206,14 @@ func (d *DB) WebSessionByHash(ctx context.Context, tokenHash []byte) (backend.We
 	err := d.db.GetContext(ctx, &r, `SELECT s.id, s.user_id, s.client, s.created_at, s.last_seen_at, s.expires_at, `+ownerColumns+`
 	FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, tokenHash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.WebSession{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such session.")
+		return accounts.WebSession{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such session.")
 	} else if err != nil {
-		return backend.WebSession{}, backend.User{}, fmt.Errorf("store: session: %w", err)
+		return accounts.WebSession{}, backend.User{}, fmt.Errorf("store: session: %w", err)
 	}
 	return r.session(), r.Owner.user(), nil
 }
 
-// TouchWebSession implements backend.AccountStore.
+// TouchWebSession implements accounts.Store.
 func (d *DB) TouchWebSession(ctx context.Context, id int64, seen time.Time) error {
 	if _, err := d.db.ExecContext(ctx, `UPDATE web_sessions SET last_seen_at = ? WHERE id = ?`, unixNano(seen), id); err != nil {
 		return fmt.Errorf("store: touch session %d: %w", id, err)
@@ -220,7 +221,7 @@ func (d *DB) TouchWebSession(ctx context.Context, id int64, seen time.Time) erro
 	return nil
 }
 
-// DeleteWebSession implements backend.AccountStore.
+// DeleteWebSession implements accounts.Store.
 func (d *DB) DeleteWebSession(ctx context.Context, id int64) error {
 	if _, err := d.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("store: delete session %d: %w", id, err)
@@ -228,7 +229,7 @@ func (d *DB) DeleteWebSession(ctx context.Context, id int64) error {
 	return nil
 }
 
-// DeleteWebSessionsOf implements backend.AccountStore.
+// DeleteWebSessionsOf implements accounts.Store.
 func (d *DB) DeleteWebSessionsOf(ctx context.Context, userID, keep int64) error {
 	if _, err := d.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE user_id = ? AND id != ?`, userID, keep); err != nil {
 		return fmt.Errorf("store: delete sessions of user %d: %w", userID, err)
@@ -236,13 +237,13 @@ func (d *DB) DeleteWebSessionsOf(ctx context.Context, userID, keep int64) error 
 	return nil
 }
 
-// ListWebSessions implements backend.AccountStore.
-func (d *DB) ListWebSessions(ctx context.Context, userID int64) ([]backend.WebSession, error) {
+// ListWebSessions implements accounts.Store.
+func (d *DB) ListWebSessions(ctx context.Context, userID int64) ([]accounts.WebSession, error) {
 	var rows []webSessionRow
-	if err := d.db.SelectContext(ctx, &rows, webSessionColumns+` WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT ?`, userID, backend.MaxListedSessions); err != nil {
+	if err := d.db.SelectContext(ctx, &rows, webSessionColumns+` WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT ?`, userID, accounts.MaxListedSessions); err != nil {
 		return nil, fmt.Errorf("store: sessions of user %d: %w", userID, err)
 	}
-	out := make([]backend.WebSession, len(rows))
+	out := make([]accounts.WebSession, len(rows))
 	for i, r := range rows {
 		out[i] = r.session()
 	}
@@ -261,26 +262,26 @@ type apiTokenRow struct {
 	RevokedAt  sql.NullInt64 `db:"revoked_at"`
 }
 
-func (r apiTokenRow) token() backend.APIToken {
-	return backend.APIToken{ID: r.ID, UserID: r.UserID, Name: r.Name, Prefix: r.Prefix, Role: backend.Role(r.Role),
+func (r apiTokenRow) token() accounts.APIToken {
+	return accounts.APIToken{ID: r.ID, UserID: r.UserID, Name: r.Name, Prefix: r.Prefix, Role: backend.Role(r.Role),
 		Created: fromUnixNano(r.CreatedAt), Expires: fromNullTime(r.ExpiresAt), LastUsed: fromNullTime(r.LastUsedAt), Revoked: fromNullTime(r.RevokedAt)}
 }
 
 const apiTokenColumns = `SELECT id, user_id, name, prefix, role, created_at, expires_at, last_used_at, revoked_at FROM api_tokens`
 
-// CreateAPIToken implements backend.AccountStore.
-func (d *DB) CreateAPIToken(ctx context.Context, t backend.APIToken, tokenHash []byte) (backend.APIToken, error) {
+// CreateAPIToken implements accounts.Store.
+func (d *DB) CreateAPIToken(ctx context.Context, t accounts.APIToken, tokenHash []byte) (accounts.APIToken, error) {
 	res, err := d.db.ExecContext(ctx, `INSERT INTO api_tokens (user_id, name, token_hash, prefix, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		t.UserID, t.Name, tokenHash, t.Prefix, string(t.Role), unixNano(t.Created), nullTime(t.Expires))
 	if err != nil {
-		return backend.APIToken{}, fmt.Errorf("store: create API token: %w", err)
+		return accounts.APIToken{}, fmt.Errorf("store: create API token: %w", err)
 	}
 	t.ID, _ = res.LastInsertId()
 	return t, nil
 }
 
-// APITokenByHash implements backend.AccountStore.
-func (d *DB) APITokenByHash(ctx context.Context, tokenHash []byte) (backend.APIToken, backend.User, error) {
+// APITokenByHash implements accounts.Store.
+func (d *DB) APITokenByHash(ctx context.Context, tokenHash []byte) (accounts.APIToken, backend.User, error) {
 	var r struct {
 		apiTokenRow
 		Owner userRow `db:"u"`
@@ -288,27 +289,27 @@ func (d *DB) APITokenByHash(ctx context.Context, tokenHash []byte) (backend.APIT
 	err := d.db.GetContext(ctx, &r, `SELECT t.id, t.user_id, t.name, t.prefix, t.role, t.created_at, t.expires_at, t.last_used_at, t.revoked_at, `+ownerColumns+`
 	FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`, tokenHash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return backend.APIToken{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such API token.")
+		return accounts.APIToken{}, backend.User{}, backend.Errorf(backend.ENotFound, "No such API token.")
 	} else if err != nil {
-		return backend.APIToken{}, backend.User{}, fmt.Errorf("store: API token: %w", err)
+		return accounts.APIToken{}, backend.User{}, fmt.Errorf("store: API token: %w", err)
 	}
 	return r.token(), r.Owner.user(), nil
 }
 
-// ListAPITokens implements backend.AccountStore.
-func (d *DB) ListAPITokens(ctx context.Context, userID int64) ([]backend.APIToken, error) {
+// ListAPITokens implements accounts.Store.
+func (d *DB) ListAPITokens(ctx context.Context, userID int64) ([]accounts.APIToken, error) {
 	var rows []apiTokenRow
 	if err := d.db.SelectContext(ctx, &rows, apiTokenColumns+` WHERE user_id = ? ORDER BY created_at DESC, id DESC`, userID); err != nil {
 		return nil, fmt.Errorf("store: API tokens of user %d: %w", userID, err)
 	}
-	out := make([]backend.APIToken, len(rows))
+	out := make([]accounts.APIToken, len(rows))
 	for i, r := range rows {
 		out[i] = r.token()
 	}
 	return out, nil
 }
 
-// RevokeAPIToken implements backend.AccountStore.
+// RevokeAPIToken implements accounts.Store.
 func (d *DB) RevokeAPIToken(ctx context.Context, userID, id int64, at time.Time) error {
 	res, err := d.db.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND user_id = ?`, unixNano(at), id, userID)
 	if err != nil {
@@ -317,7 +318,7 @@ func (d *DB) RevokeAPIToken(ctx context.Context, userID, id int64, at time.Time)
 	return oneRow(res, "You have no API token %d.", id)
 }
 
-// TouchAPIToken implements backend.AccountStore.
+// TouchAPIToken implements accounts.Store.
 func (d *DB) TouchAPIToken(ctx context.Context, id int64, at time.Time) error {
 	if _, err := d.db.ExecContext(ctx, `UPDATE api_tokens SET last_used_at = ? WHERE id = ?`, unixNano(at), id); err != nil {
 		return fmt.Errorf("store: touch API token %d: %w", id, err)
@@ -325,4 +326,4 @@ func (d *DB) TouchAPIToken(ctx context.Context, id int64, at time.Time) error {
 	return nil
 }
 
-var _ backend.AccountStore = (*DB)(nil)
+var _ accounts.Store = (*DB)(nil)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 // TestWebSessionsListIsBounded: an account's page lists its latest
@@ -20,11 +21,11 @@ func TestWebSessionsListIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := backend.MaxListedSessions + 5
+	n := accounts.MaxListedSessions + 5
 	for i := range n {
 		seen := now.Add(time.Duration(i) * time.Second)
 		hash := sha256.Sum256([]byte(fmt.Sprint(i)))
-		if _, err := d.CreateWebSession(ctx, backend.WebSession{UserID: u.ID, Created: now, LastSeen: seen, Expires: now.Add(time.Hour)}, hash[:]); err != nil {
+		if _, err := d.CreateWebSession(ctx, accounts.WebSession{UserID: u.ID, Created: now, LastSeen: seen, Expires: now.Add(time.Hour)}, hash[:]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -32,8 +33,8 @@ func TestWebSessionsListIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != backend.MaxListedSessions {
-		t.Fatalf("listed %d of %d sessions, want %d", len(list), n, backend.MaxListedSessions)
+	if len(list) != accounts.MaxListedSessions {
+		t.Fatalf("listed %d of %d sessions, want %d", len(list), n, accounts.MaxListedSessions)
 	}
 	if want := now.Add(time.Duration(n-1) * time.Second); !list[0].LastSeen.Equal(want) {
 		t.Errorf("the first listed session was last seen %v, want the newest, %v", list[0].LastSeen, want)

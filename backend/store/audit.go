@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 )
 
 // The audit log (migration 0013). Rows are only inserted: triggers refuse
@@ -26,30 +26,30 @@ type auditRow struct {
 	Outcome   string        `db:"outcome"`
 }
 
-func (r auditRow) event() backend.AuditEvent {
+func (r auditRow) event() audit.Event {
 	var actor int64
 	if r.ActorID.Valid {
 		actor = r.ActorID.Int64
 	}
-	return backend.AuditEvent{ID: r.ID, At: fromUnixNano(r.At), ActorID: actor, ActorName: r.ActorName, Via: r.Via,
+	return audit.Event{ID: r.ID, At: fromUnixNano(r.At), ActorID: actor, ActorName: r.ActorName, Via: r.Via,
 		Client: r.Client, Action: r.Action, Target: r.Target, Details: json.RawMessage(r.Details), Outcome: r.Outcome}
 }
 
-// AppendAuditEvent implements backend.AuditStore.
-func (d *DB) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
+// AppendAuditEvent implements audit.Store.
+func (d *DB) AppendAuditEvent(ctx context.Context, e audit.Event) (audit.Event, error) {
 	res, err := d.db.ExecContext(ctx, auditInsert, auditArgs(e)...)
 	if err == nil {
 		e.ID, err = res.LastInsertId()
 	}
 	if err != nil {
-		return backend.AuditEvent{}, fmt.Errorf("store: append audit event: %w", err)
+		return audit.Event{}, fmt.Errorf("store: append audit event: %w", err)
 	}
 	return e, nil
 }
 
-// AppendAuditEvents implements backend.AuditStore: the events go in, in
+// AppendAuditEvents implements audit.Store: the events go in, in
 // order, in one transaction, through one prepared statement.
-func (d *DB) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent) error {
+func (d *DB) AppendAuditEvents(ctx context.Context, events []audit.Event) error {
 	tx, err := d.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: append audit events: %w", err)
@@ -75,7 +75,7 @@ func (d *DB) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent)
 const auditInsert = `INSERT INTO audit_events (at, actor_id, actor_name, via, client, action, target, details, outcome)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-func auditArgs(e backend.AuditEvent) []any {
+func auditArgs(e audit.Event) []any {
 	details := string(e.Details)
 	if details == "" {
 		details = "{}"
@@ -84,8 +84,8 @@ func auditArgs(e backend.AuditEvent) []any {
 	return []any{unixNano(e.At), actor, e.ActorName, e.Via, e.Client, e.Action, e.Target, details, e.Outcome}
 }
 
-// ListAuditEvents implements backend.AuditStore.
-func (d *DB) ListAuditEvents(ctx context.Context, f backend.AuditFilter) ([]backend.AuditEvent, error) {
+// ListAuditEvents implements audit.Store.
+func (d *DB) ListAuditEvents(ctx context.Context, f audit.Filter) ([]audit.Event, error) {
 	var where []string
 	var args []any
 	if f.Before > 0 {
@@ -115,7 +115,7 @@ func (d *DB) ListAuditEvents(ctx context.Context, f backend.AuditFilter) ([]back
 	}
 	limit := f.Limit
 	if limit <= 0 {
-		limit = backend.AuditPageSize
+		limit = audit.PageSize
 	}
 	q += " ORDER BY id DESC LIMIT ?"
 	args = append(args, limit)
@@ -123,7 +123,7 @@ func (d *DB) ListAuditEvents(ctx context.Context, f backend.AuditFilter) ([]back
 	if err := d.db.SelectContext(ctx, &rows, q, args...); err != nil {
 		return nil, fmt.Errorf("store: list audit events: %w", err)
 	}
-	events := make([]backend.AuditEvent, len(rows))
+	events := make([]audit.Event, len(rows))
 	for i, r := range rows {
 		events[i] = r.event()
 	}
@@ -135,4 +135,4 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-var _ backend.AuditStore = (*DB)(nil)
+var _ audit.Store = (*DB)(nil)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 )
 
 // TestAuditWriter: events recorded through the background writer are all
@@ -17,33 +17,33 @@ func TestAuditWriter(t *testing.T) {
 	d := MustOpen(t)
 	ctx := testContext(t)
 	var logged bytes.Buffer
-	w := backend.NewAuditWriter(d, slog.New(slog.NewTextHandler(&logged, nil)))
+	w := audit.NewWriter(d, slog.New(slog.NewTextHandler(&logged, nil)))
 	const n = 300
 	for i := range n {
-		if err := w.Record(ctx, backend.AuditEvent{ActorName: "ada", Via: backend.ViaBrowser, Action: "tool.call", Target: "session 1", Outcome: strings.Repeat("x", i%3+1)}); err != nil {
+		if err := w.Record(ctx, audit.Event{ActorName: "ada", Via: audit.ViaBrowser, Action: "tool.call", Target: "session 1", Outcome: strings.Repeat("x", i%3+1)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := w.Page(ctx, backend.AuditFilter{Limit: backend.AuditPageSize})
+	p, err := w.Page(ctx, audit.Filter{Limit: audit.PageSize})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Events) != backend.AuditPageSize || p.Older == 0 {
+	if len(p.Events) != audit.PageSize || p.Older == 0 {
 		t.Fatalf("the first page after %d records holds %d events (older %d)", n, len(p.Events), p.Older)
 	}
 	count := 0
-	if err := w.Each(ctx, backend.AuditFilter{}, func(backend.AuditEvent) error { count++; return nil }); err != nil || count != n {
+	if err := w.Each(ctx, audit.Filter{}, func(audit.Event) error { count++; return nil }); err != nil || count != n {
 		t.Fatalf("Each saw %d events (%v), want %d", count, err, n)
 	}
-	if err := w.Record(ctx, backend.AuditEvent{ActorName: "ada", Via: backend.ViaBrowser, Action: "signout"}); err != nil {
+	if err := w.Record(ctx, audit.Event{ActorName: "ada", Via: audit.ViaBrowser, Action: "signout"}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
 	w.Close()
-	if err := w.Record(ctx, backend.AuditEvent{ActorName: "ada", Via: backend.ViaBrowser, Action: "signin"}); err != nil {
+	if err := w.Record(ctx, audit.Event{ActorName: "ada", Via: audit.ViaBrowser, Action: "signin"}); err != nil {
 		t.Fatalf("Record after Close: %v", err)
 	}
-	events, err := d.ListAuditEvents(ctx, backend.AuditFilter{Limit: 2})
+	events, err := d.ListAuditEvents(ctx, audit.Filter{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

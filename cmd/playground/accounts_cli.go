@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -30,7 +31,7 @@ func addAccountsFlags(fs *flag.FlagSet, getenv func(string) string) accountsFlag
 }
 
 // open opens the database (the dashboard may be running) and its accounts.
-func (f accountsFlags) open(ctx context.Context, cmd string, getenv func(string) string) (*store.DB, *backend.Accounts, error) {
+func (f accountsFlags) open(ctx context.Context, cmd string, getenv func(string) string) (*store.DB, *accounts.Service, error) {
 	src, err := keySource(*f.keyFile, getenv)
 	if err != nil {
 		return nil, nil, usageError("%s: %w", cmd, err)
@@ -39,12 +40,12 @@ func (f accountsFlags) open(ctx context.Context, cmd string, getenv func(string)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	accounts, err := backend.NewAccounts(db)
+	accts, err := accounts.New(db)
 	if err != nil {
 		db.Close()
 		return nil, nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	return db, accounts, nil
+	return db, accts, nil
 }
 
 // parseCommand parses args with fs, whose usage is usage; help is not an

@@ -8,6 +8,7 @@ import (
 	osuser "os/user"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // account that ran it, via cli. A failure to record is reported on stderr
 // and changes nothing else.
 func auditCLI(ctx context.Context, db *store.DB, action string, u backend.User, details map[string]any, err error, stderr io.Writer) {
-	e := backend.AuditEvent{ActorName: hostAccount(), Via: backend.ViaCLI, Client: "localhost", Action: action}
+	e := audit.Event{ActorName: hostAccount(), Via: audit.ViaCLI, Client: "localhost", Action: action}
 	if u.ID != 0 {
 		e.Target = fmt.Sprintf("user %d (%s)", u.ID, u.Name)
 	}
@@ -26,7 +27,7 @@ func auditCLI(ctx context.Context, db *store.DB, action string, u backend.User, 
 	if details != nil {
 		e.Details, _ = json.Marshal(details)
 	}
-	if rerr := backend.NewAuditLog(db).Record(ctx, e); rerr != nil {
+	if rerr := audit.NewLog(db).Record(ctx, e); rerr != nil {
 		fmt.Fprintf(stderr, "%s: could not record it in the audit log: %v\n", action, rerr)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -36,7 +36,7 @@ func TestAccountCommandsAreAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	events, err := d.ListAuditEvents(t.Context(), backend.AuditFilter{})
+	events, err := d.ListAuditEvents(t.Context(), audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,17 +45,17 @@ func TestAccountCommandsAreAudited(t *testing.T) {
 	}
 	refused, token, added := events[0], events[1], events[2]
 	for _, e := range events {
-		if e.Via != backend.ViaCLI || !strings.HasPrefix(e.ActorName, "host") || strings.Contains(string(e.Details), password) {
+		if e.Via != audit.ViaCLI || !strings.HasPrefix(e.ActorName, "host") || strings.Contains(string(e.Details), password) {
 			t.Errorf("event %+v (%s): want via cli by the host's account, without the password", e, e.Details)
 		}
 	}
-	if added.Action != "user.add" || added.Outcome != backend.AuditOK || !strings.HasSuffix(added.Target, "(carol)") || !strings.Contains(string(added.Details), `"role":"editor"`) {
+	if added.Action != "user.add" || added.Outcome != audit.OK || !strings.HasSuffix(added.Target, "(carol)") || !strings.Contains(string(added.Details), `"role":"editor"`) {
 		t.Errorf("user add: %+v %s", added, added.Details)
 	}
-	if token.Action != "token.create" || token.Outcome != backend.AuditOK || !strings.Contains(string(token.Details), `"name":"ci"`) {
+	if token.Action != "token.create" || token.Outcome != audit.OK || !strings.Contains(string(token.Details), `"name":"ci"`) {
 		t.Errorf("token create: %+v %s", token, token.Details)
 	}
-	if refused.Action != "user.add" || refused.Outcome == backend.AuditOK {
+	if refused.Action != "user.add" || refused.Outcome == audit.OK {
 		t.Errorf("the refused user add: %+v", refused)
 	}
 }

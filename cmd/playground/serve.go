@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
@@ -48,11 +50,11 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 
-	accounts, err := backend.NewAccounts(db)
+	accts, err := accounts.New(db)
 	if err != nil {
 		return err
 	}
-	needsSetup, err := accounts.NeedsSetup(ctx)
+	needsSetup, err := accts.NeedsSetup(ctx)
 	if err != nil {
 		return err
 	}
@@ -60,8 +62,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 
-	audit := backend.NewAuditWriter(db, log)
-	defer audit.Close() // after the handler's last request, before the database closes
+	auditLog := audit.NewWriter(db, log)
+	defer auditLog.Close() // after the handler's last request, before the database closes
 
 	hub := backend.NewHub(0)
 	rec, err := backend.NewRecorder(ctx, db, hub, log)
@@ -100,14 +102,14 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	ln, appsLn = lns[0], lns[1]
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
 		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accounts, Audit: audit, Health: db, OAuth: oauthService})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Audit: auditLog, Health: db, OAuth: oauthService})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
 	dashboardURL := cfg.urlScheme() + "://" + ln.Addr().String()
 	log.Info("apps origin listening", listeningAttrs(cfg.urlScheme()+"://"+appsLn.Addr().String(), cfg.AppsBaseURL)...)
 	log.Info("dashboard listening", append(listeningAttrs(dashboardURL, cfg.BaseURL), "db", cfg.DB)...)
-	if token, err := accounts.SetupToken(ctx); err != nil {
+	if token, err := accts.SetupToken(ctx); err != nil {
 		return err
 	} else if token != "" {
 		log.Warn("no account exists yet: set up the first admin by opening this link once", "url", handler.PublicURL("/setup?token="+token))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 )
 
 const tokenUsage = `Usage: playground token create --user NAME --name TOKEN_NAME [--role ROLE] [--expires-days N]
@@ -35,12 +36,12 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	if fs.NArg() > 0 || *user == "" || *days < 0 {
 		return usageError("token create: want --user NAME --name TOKEN_NAME and no arguments")
 	}
-	db, accounts, err := af.open(ctx, "token create", getenv)
+	db, accts, err := af.open(ctx, "token create", getenv)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	u, err := accounts.UserByName(ctx, *user)
+	u, err := accts.UserByName(ctx, *user)
 	if err != nil {
 		return fmt.Errorf("token create: %w", explain(err))
 	}
@@ -48,7 +49,7 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	if r == "" {
 		r = u.Role
 	}
-	t, token, err := accounts.CreateToken(ctx, backend.Principal{User: u, Role: u.Role}, *name, r, time.Duration(*days)*24*time.Hour)
+	t, token, err := accts.CreateToken(ctx, accounts.Principal{User: u, Role: u.Role}, *name, r, time.Duration(*days)*24*time.Hour)
 	auditCLI(ctx, db, "token.create", u, map[string]any{"name": *name, "role": r, "expires-days": *days}, err, stderr)
 	if err != nil {
 		return fmt.Errorf("token create: %w", explain(err))

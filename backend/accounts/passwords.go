@@ -1,4 +1,4 @@
-package backend
+package accounts
 
 import (
 	"crypto/rand"
@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // Password rules. bcrypt reads at most 72 bytes, so longer passwords are
@@ -20,9 +22,9 @@ const (
 func checkPassword(password string) error {
 	switch {
 	case utf8.RuneCountInString(password) < minPasswordRunes:
-		return InvalidField("password", "Use at least 10 characters.")
+		return backend.InvalidField("password", "Use at least 10 characters.")
 	case len(password) > maxPasswordBytes:
-		return InvalidField("password", "Use at most 72 bytes (a passphrase of a few words is plenty).")
+		return backend.InvalidField("password", "Use at most 72 bytes (a passphrase of a few words is plenty).")
 	}
 	return nil
 }

@@ -1,4 +1,6 @@
-package backend
+// Package audit keeps the audit log: who did what to which thing, when,
+// through which door, and how it went.
+package audit
 
 import (
 	"context"
@@ -16,16 +18,16 @@ const (
 	ViaAnonymous = "anonymous" // nobody signed in (sign-in, first-admin setup)
 )
 
-// AuditOK is the outcome of an action that succeeded.
-const AuditOK = "ok"
+// OK is the outcome of an action that succeeded.
+const OK = "ok"
 
-// AuditPageSize is the most events one page of the audit log holds.
-const AuditPageSize = 200
+// PageSize is the most events one page of the audit log holds.
+const PageSize = 200
 
-// AuditEvent is one entry of the audit log: who did what to which thing,
+// Event is one entry of the audit log: who did what to which thing,
 // when, through which door, and how it went. Events are only ever
 // appended: nothing in the product changes or removes one.
-type AuditEvent struct {
+type Event struct {
 	ID        int64
 	At        time.Time
 	ActorID   int64  // the account, or 0 for nobody signed in
@@ -37,11 +39,11 @@ type AuditEvent struct {
 	// Details is a JSON object: the request's fields with secrets
 	// redacted.
 	Details json.RawMessage
-	Outcome string // AuditOK, or the status and the error
+	Outcome string // OK, or the status and the error
 }
 
-// AuditFilter selects audit events. Zero fields select everything.
-type AuditFilter struct {
+// Filter selects audit events. Zero fields select everything.
+type Filter struct {
 	Actor  string    // the actor's name, exactly (case-insensitive)
 	Action string    // a prefix of the action: "server" selects server.create, server.delete, …
 	Text   string    // a substring of the actor, client, action, target, details or outcome
@@ -50,84 +52,84 @@ type AuditFilter struct {
 	// Before selects events with a smaller id (keyset paging, newest
 	// first); 0 starts with the newest.
 	Before int64
-	// Limit is the most events to return, at most AuditPageSize (0 or
-	// more: AuditPageSize).
+	// Limit is the most events to return, at most PageSize (0 or
+	// more: PageSize).
 	Limit int
 }
 
-// AuditStore keeps the audit log. It offers no way to change or remove an
+// Store keeps the audit log. It offers no way to change or remove an
 // event.
-type AuditStore interface {
+type Store interface {
 	// AppendAuditEvent stores e (its ID is ignored) and returns it with
 	// its ID.
-	AppendAuditEvent(ctx context.Context, e AuditEvent) (AuditEvent, error)
+	AppendAuditEvent(ctx context.Context, e Event) (Event, error)
 	// AppendAuditEvents stores the events (their IDs ignored), in order,
 	// all or none.
-	AppendAuditEvents(ctx context.Context, events []AuditEvent) error
+	AppendAuditEvents(ctx context.Context, events []Event) error
 	// ListAuditEvents returns the events f selects, newest (highest id)
 	// first, at most f.Limit of them.
-	ListAuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
+	ListAuditEvents(ctx context.Context, f Filter) ([]Event, error)
 }
 
-// AuditLog records and reads the audit log. Made by NewAuditLog it
-// appends each event before Record returns; made by NewAuditWriter it
+// Log records and reads the audit log. Made by NewLog it
+// appends each event before Record returns; made by NewWriter it
 // queues events for one background writer, so that the request an event
 // describes does not wait for its row, and readers (Page, Each, Flush) see
 // every event recorded before they were called. The writer appends what
-// arrives within auditLinger of a first event in one transaction, so that
-// a busy API costs the database a write every auditLinger, not one per
+// arrives within lingerFor of a first event in one transaction, so that
+// a busy API costs the database a write every lingerFor, not one per
 // request.
-type AuditLog struct {
-	store AuditStore
+type Log struct {
+	store Store
 	now   func() time.Time
 	log   *slog.Logger
 
 	// With a writer: queue feeds it until Close; mu guards closed and
 	// keeps Record from sending on the closed queue.
-	queue   chan auditItem
+	queue   chan queued
 	written chan struct{} // closed when the writer has drained the queue
 	mu      sync.RWMutex
 	closed  bool
 }
 
-// auditItem is an event to append, or (flushed set) a request to say when
+// queued is an event to append, or (flushed set) a request to say when
 // every event queued before it is written.
-type auditItem struct {
-	event   AuditEvent
+type queued struct {
+	event   Event
 	flushed chan struct{}
 }
 
-// auditQueue bounds the events waiting for the writer; beyond it Record
-// waits (it never drops an event). auditLinger is how long the writer
-// waits for more events once one arrived, auditBatch the most it appends
+// queueSize bounds the events waiting for the writer; beyond it Record
+// waits (it never drops an event). lingerFor is how long the writer
+// waits for more events once one arrived, batchSize the most it appends
 // in one transaction.
 const (
-	auditQueue  = 1024
-	auditLinger = 50 * time.Millisecond
-	auditBatch  = 256
+	queueSize = 1024
+	lingerFor = 50 * time.Millisecond
+	batchSize = 256
 )
 
-// NewAuditLog returns the audit log kept in store, appending at once.
-func NewAuditLog(store AuditStore) *AuditLog {
-	return &AuditLog{store: store, now: time.Now}
+// NewLog returns the audit log kept in store, appending at once.
+func NewLog(store Store) *Log {
+	return &Log{store: store, now: time.Now}
 }
 
-// NewAuditWriter returns the audit log kept in store with its background
+// NewWriter returns the audit log kept in store with its background
 // writer, which logs to log what it cannot append. Close stops the writer
 // once the queue is written.
-func NewAuditWriter(store AuditStore, log *slog.Logger) *AuditLog {
-	l := &AuditLog{store: store, now: time.Now, log: log, queue: make(chan auditItem, auditQueue), written: make(chan struct{})}
+func NewWriter(store Store, log *slog.Logger) *Log {
+	l := &Log{store: store, now: time.Now, log: log, queue: make(chan queued, queueSize), written: make(chan struct{})}
 	go l.write()
 	return l
 }
 
 // write appends the queued events in order until the queue is closed:
-// a batch once auditLinger has passed since its first event, once it
-// holds auditBatch events, or when a Flush asks.
-func (l *AuditLog) write() {
+// a batch once lingerFor has passed since its first event, once it
+// holds batchSize events, or when a Flush asks.
+func (l *Log) write() {
 	defer close(l.written)
-	var batch []AuditEvent
-	linger := time.NewTimer(auditLinger)
+	var batch []Event
+	linger := time.NewTimer(lingerFor)
 	linger.Stop()
 	for {
 		select {
@@ -141,9 +143,9 @@ func (l *AuditLog) write() {
 				close(item.flushed)
 			default:
 				if len(batch) == 0 {
-					linger.Reset(auditLinger)
+					linger.Reset(lingerFor)
 				}
-				if batch = append(batch, item.event); len(batch) >= auditBatch {
+				if batch = append(batch, item.event); len(batch) >= batchSize {
 					batch = l.appendBatch(batch)
 				}
 			}
@@ -155,7 +157,7 @@ func (l *AuditLog) write() {
 
 // appendBatch appends the events of batch, logging those it could not,
 // and returns batch emptied.
-func (l *AuditLog) appendBatch(batch []AuditEvent) []AuditEvent {
+func (l *Log) appendBatch(batch []Event) []Event {
 	if len(batch) == 0 {
 		return batch
 	}
@@ -170,7 +172,7 @@ func (l *AuditLog) appendBatch(batch []AuditEvent) []AuditEvent {
 
 // Close writes what is queued and stops the writer; later events are
 // appended at once. It is idempotent, and does nothing without a writer.
-func (l *AuditLog) Close() {
+func (l *Log) Close() {
 	if l.queue == nil {
 		return
 	}
@@ -185,9 +187,9 @@ func (l *AuditLog) Close() {
 
 // Flush returns once every event recorded before it is written, or ctx
 // ends.
-func (l *AuditLog) Flush(ctx context.Context) error {
+func (l *Log) Flush(ctx context.Context) error {
 	done := make(chan struct{})
-	if !l.enqueue(ctx, auditItem{flushed: done}) {
+	if !l.enqueue(ctx, queued{flushed: done}) {
 		return ctx.Err()
 	}
 	select {
@@ -200,7 +202,7 @@ func (l *AuditLog) Flush(ctx context.Context) error {
 
 // enqueue hands item to the writer; false when there is no writer running
 // (nothing to wait for) or ctx ended first.
-func (l *AuditLog) enqueue(ctx context.Context, item auditItem) bool {
+func (l *Log) enqueue(ctx context.Context, item queued) bool {
 	if l.queue == nil {
 		return false
 	}
@@ -218,9 +220,9 @@ func (l *AuditLog) enqueue(ctx context.Context, item auditItem) bool {
 }
 
 // Record appends e, stamped with the current time (unless e.At is set);
-// empty Details become {} and an empty Outcome AuditOK. With a writer it
+// empty Details become {} and an empty Outcome OK. With a writer it
 // queues e and returns nil: the writer logs a failure to append.
-func (l *AuditLog) Record(ctx context.Context, e AuditEvent) error {
+func (l *Log) Record(ctx context.Context, e Event) error {
 	if e.At.IsZero() {
 		e.At = l.now()
 	}
@@ -228,39 +230,39 @@ func (l *AuditLog) Record(ctx context.Context, e AuditEvent) error {
 		e.Details = json.RawMessage("{}")
 	}
 	if e.Outcome == "" {
-		e.Outcome = AuditOK
+		e.Outcome = OK
 	}
-	if l.enqueue(ctx, auditItem{event: e}) {
+	if l.enqueue(ctx, queued{event: e}) {
 		return nil
 	}
 	_, err := l.store.AppendAuditEvent(ctx, e)
 	return err
 }
 
-// AuditPage is one page of the audit log, newest first.
-type AuditPage struct {
-	Events []AuditEvent
-	// Older is the AuditFilter.Before of the next (older) page, 0 when
+// Page is one page of the audit log, newest first.
+type Page struct {
+	Events []Event
+	// Older is the Filter.Before of the next (older) page, 0 when
 	// this is the last one.
 	Older int64
 }
 
 // Page returns the events f selects, starting at f.Before, at most
-// f.Limit (bounded by AuditPageSize) of them.
-func (l *AuditLog) Page(ctx context.Context, f AuditFilter) (AuditPage, error) {
+// f.Limit (bounded by PageSize) of them.
+func (l *Log) Page(ctx context.Context, f Filter) (Page, error) {
 	if err := l.Flush(ctx); err != nil && ctx.Err() != nil {
-		return AuditPage{}, err
+		return Page{}, err
 	}
-	if f.Limit <= 0 || f.Limit > AuditPageSize {
-		f.Limit = AuditPageSize
+	if f.Limit <= 0 || f.Limit > PageSize {
+		f.Limit = PageSize
 	}
 	want := f.Limit
 	f.Limit++ // one more says whether there is an older page
 	events, err := l.store.ListAuditEvents(ctx, f)
 	if err != nil {
-		return AuditPage{}, err
+		return Page{}, err
 	}
-	p := AuditPage{Events: events}
+	p := Page{Events: events}
 	if len(events) > want {
 		p.Events = events[:want]
 		p.Older = p.Events[want-1].ID
@@ -270,7 +272,7 @@ func (l *AuditLog) Page(ctx context.Context, f AuditFilter) (AuditPage, error) {
 
 // Each calls fn with every event f selects, newest first, reading the log
 // one page at a time; it stops at fn's first error and returns it.
-func (l *AuditLog) Each(ctx context.Context, f AuditFilter, fn func(AuditEvent) error) error {
+func (l *Log) Each(ctx context.Context, f Filter, fn func(Event) error) error {
 	for {
 		p, err := l.Page(ctx, f)
 		if err != nil {

@@ -1,10 +1,12 @@
-package backend
+package accounts
 
 import (
 	"context"
 	"crypto/rand"
 	"strings"
 	"time"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // APIToken is a personal API token: scripts and the CLI send it as
@@ -13,8 +15,8 @@ type APIToken struct {
 	ID      int64
 	UserID  int64
 	Name    string
-	Prefix  string // the token's first characters, to tell tokens apart
-	Role    Role   // at most the owner's role
+	Prefix  string       // the token's first characters, to tell tokens apart
+	Role    backend.Role // at most the owner's role
 	Created time.Time
 	Expires time.Time // zero: never
 	// LastUsed is when it was last accepted (to the minute), zero if never.
@@ -39,22 +41,22 @@ func (t APIToken) usableAt(now time.Time) bool { return t.Active(now) }
 // role no higher than p's (so a token never makes a token above its own
 // role), valid for ttl (0: no expiry). The token
 // itself is returned once and stored only as its hash.
-func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, role Role, ttl time.Duration) (APIToken, string, error) {
+func (a *Service) CreateToken(ctx context.Context, p Principal, name string, role backend.Role, ttl time.Duration) (APIToken, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 100 {
-		return APIToken{}, "", InvalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
+		return APIToken{}, "", backend.InvalidField("name", "Name the token (1 to 100 characters), e.g. after the script that uses it.")
 	}
-	if !Printable(name) {
-		return APIToken{}, "", InvalidField("name", NotPrintable)
+	if !backend.Printable(name) {
+		return APIToken{}, "", backend.InvalidField("name", backend.NotPrintable)
 	}
 	if !role.Valid() {
-		return APIToken{}, "", InvalidField("role", "Choose admin, editor or viewer.")
+		return APIToken{}, "", backend.InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	if !p.Role.Allows(role) {
-		return APIToken{}, "", InvalidField("role", "A token cannot do more than you: choose "+string(p.Role)+" or lower.")
+		return APIToken{}, "", backend.InvalidField("role", "A token cannot do more than you: choose "+string(p.Role)+" or lower.")
 	}
 	if ttl < 0 {
-		return APIToken{}, "", InvalidField("expires", "Choose when the token expires.")
+		return APIToken{}, "", backend.InvalidField("expires", "Choose when the token expires.")
 	}
 	token := APITokenPrefix + rand.Text()
 	now := a.now()
@@ -72,8 +74,8 @@ func (a *Accounts) CreateToken(ctx context.Context, p Principal, name string, ro
 // accepted is remembered with its owner (credentialCache), so that a script's
 // next calls do not read the store; RevokeToken and UpdateUser make the
 // next call read it again.
-func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
-	refused := Errorf(EUnauthenticated, "This API token is unknown, revoked or expired.")
+func (a *Service) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
+	refused := backend.Errorf(backend.EUnauthenticated, "This API token is unknown, revoked or expired.")
 	if !strings.HasPrefix(token, APITokenPrefix) {
 		return Principal{}, refused
 	}
@@ -82,7 +84,7 @@ func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Princip
 	e, gen, ok := a.tokens.lookup(key, now)
 	if !ok {
 		t, u, err := a.store.APITokenByHash(ctx, key[:])
-		if ErrorCodeOf(err) == ENotFound {
+		if backend.ErrorCodeOf(err) == backend.ENotFound {
 			return Principal{}, refused
 		} else if err != nil {
 			return Principal{}, err
@@ -103,12 +105,12 @@ func (a *Accounts) AuthenticateToken(ctx context.Context, token string) (Princip
 }
 
 // ListTokens returns the person's tokens, revoked and expired ones included.
-func (a *Accounts) ListTokens(ctx context.Context, userID int64) ([]APIToken, error) {
+func (a *Service) ListTokens(ctx context.Context, userID int64) ([]APIToken, error) {
 	return a.store.ListAPITokens(ctx, userID)
 }
 
 // RevokeToken ends the person's token id at once.
-func (a *Accounts) RevokeToken(ctx context.Context, userID, id int64) error {
+func (a *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 	if err := a.store.RevokeAPIToken(ctx, userID, id, a.now()); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package backend_test
+package accounts_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -38,9 +39,9 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// accountsEnv is Accounts on a temp-file store with a fake clock.
+// accountsEnv is the accounts Service on a temp-file store with a fake clock.
 type accountsEnv struct {
-	accounts *backend.Accounts
+	accounts *accounts.Service
 	clock    *fakeClock
 	dbPath   string
 }
@@ -54,7 +55,7 @@ func mustAccounts(tb testing.TB) accountsEnv {
 	}
 	tb.Cleanup(func() { db.Close() })
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-	a, err := backend.NewAccounts(db, backend.WithPasswordCost(bcrypt.MinCost), backend.WithClock(clock.Now))
+	a, err := accounts.New(db, accounts.WithPasswordCost(bcrypt.MinCost), accounts.WithClock(clock.Now))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func (e accountsEnv) mustUser(tb testing.TB, name string, role backend.Role) bac
 }
 
 // mustSignIn signs name in with accountPassword from a fresh address.
-func (e accountsEnv) mustSignIn(tb testing.TB, name string) (backend.Principal, string) {
+func (e accountsEnv) mustSignIn(tb testing.TB, name string) (accounts.Principal, string) {
 	tb.Helper()
 	p, token, err := e.accounts.SignIn(context.Background(), name, accountPassword, "test browser", "192.0.2.1")
 	if err != nil {
@@ -127,7 +128,7 @@ func TestDisabledAccount(t *testing.T) {
 	admin := e.mustUser(t, "root", backend.RoleAdmin)
 	ada := e.mustUser(t, "ada", backend.RoleEditor)
 	_, token := e.mustSignIn(t, "ada")
-	byAdmin := backend.Principal{User: admin, Role: admin.Role}
+	byAdmin := accounts.Principal{User: admin, Role: admin.Role}
 
 	if _, err := e.accounts.UpdateUser(ctx, byAdmin, ada.ID, backend.RoleEditor, true); err != nil {
 		t.Fatal(err)
@@ -239,16 +240,16 @@ func TestSessionLifetime(t *testing.T) {
 		e := mustAccounts(t)
 		e.mustUser(t, "ada", backend.RoleViewer)
 		_, token := e.mustSignIn(t, "ada")
-		e.clock.Advance(backend.SessionIdle - time.Minute)
+		e.clock.Advance(accounts.SessionIdle - time.Minute)
 		if _, err := e.accounts.Authenticate(ctx, token); err != nil {
 			t.Fatalf("just before the idle timeout: %v", err)
 		}
 		// That request counts: the idle timeout starts again.
-		e.clock.Advance(backend.SessionIdle - time.Minute)
+		e.clock.Advance(accounts.SessionIdle - time.Minute)
 		if _, err := e.accounts.Authenticate(ctx, token); err != nil {
 			t.Fatalf("used within the idle timeout: %v", err)
 		}
-		e.clock.Advance(backend.SessionIdle)
+		e.clock.Advance(accounts.SessionIdle)
 		_, err := e.accounts.Authenticate(ctx, token)
 		wantCode(t, "idle too long", err, backend.EUnauthenticated)
 	})
@@ -256,15 +257,15 @@ func TestSessionLifetime(t *testing.T) {
 		e := mustAccounts(t)
 		e.mustUser(t, "ada", backend.RoleViewer)
 		_, token := e.mustSignIn(t, "ada")
-		step := backend.SessionIdle / 2
+		step := accounts.SessionIdle / 2
 		var age time.Duration
-		for ; age+step < backend.SessionMaxAge; age += step {
+		for ; age+step < accounts.SessionMaxAge; age += step {
 			e.clock.Advance(step)
 			if _, err := e.accounts.Authenticate(ctx, token); err != nil {
 				t.Fatalf("used every %s, at %s: %v", step, age+step, err)
 			}
 		}
-		e.clock.Advance(backend.SessionMaxAge - age)
+		e.clock.Advance(accounts.SessionMaxAge - age)
 		_, err := e.accounts.Authenticate(ctx, token)
 		wantCode(t, "past the maximum age", err, backend.EUnauthenticated)
 	})
@@ -454,12 +455,12 @@ func TestUpdateUser(t *testing.T) {
 	ctx := context.Background()
 	admin := e.mustUser(t, "root", backend.RoleAdmin)
 	editor := e.mustUser(t, "ada", backend.RoleEditor)
-	byAdmin := backend.Principal{User: admin, Role: admin.Role}
+	byAdmin := accounts.Principal{User: admin, Role: admin.Role}
 
-	_, err := e.accounts.UpdateUser(ctx, backend.Principal{User: editor, Role: editor.Role}, admin.ID, backend.RoleViewer, false)
+	_, err := e.accounts.UpdateUser(ctx, accounts.Principal{User: editor, Role: editor.Role}, admin.ID, backend.RoleViewer, false)
 	wantCode(t, "an editor changing an account", err, backend.EForbidden)
 	// An admin's token of a lower role is no admin.
-	_, err = e.accounts.UpdateUser(ctx, backend.Principal{User: admin, Role: backend.RoleEditor, TokenID: 1}, editor.ID, backend.RoleViewer, false)
+	_, err = e.accounts.UpdateUser(ctx, accounts.Principal{User: admin, Role: backend.RoleEditor, TokenID: 1}, editor.ID, backend.RoleViewer, false)
 	wantCode(t, "an admin's editor token changing an account", err, backend.EForbidden)
 
 	_, err = e.accounts.UpdateUser(ctx, byAdmin, admin.ID, backend.RoleEditor, false)
@@ -485,14 +486,14 @@ func TestAPITokens(t *testing.T) {
 	ctx := context.Background()
 	admin := e.mustUser(t, "root", backend.RoleAdmin)
 	editor := e.mustUser(t, "ada", backend.RoleEditor)
-	byAdmin := backend.Principal{User: admin, Role: admin.Role}
-	asEditor := backend.Principal{User: editor, Role: editor.Role}
+	byAdmin := accounts.Principal{User: admin, Role: admin.Role}
+	asEditor := accounts.Principal{User: editor, Role: editor.Role}
 
 	_, _, err := e.accounts.CreateToken(ctx, asEditor, "too much", backend.RoleAdmin, 0)
 	wantField(t, "a token above its owner", err, "role")
 	// What a request may do bounds the token it makes: an admin's viewer
 	// token cannot make an admin token.
-	_, _, err = e.accounts.CreateToken(ctx, backend.Principal{User: admin, Role: backend.RoleViewer, TokenID: 1}, "escalate", backend.RoleAdmin, 0)
+	_, _, err = e.accounts.CreateToken(ctx, accounts.Principal{User: admin, Role: backend.RoleViewer, TokenID: 1}, "escalate", backend.RoleAdmin, 0)
 	wantField(t, "a token above the request's role", err, "role")
 	_, _, err = e.accounts.CreateToken(ctx, asEditor, "  ", backend.RoleViewer, 0)
 	wantField(t, "a token without a name", err, "name")
@@ -500,7 +501,7 @@ func TestAPITokens(t *testing.T) {
 	wantField(t, "a token named with control characters", err, "name")
 
 	tok, secret, err := e.accounts.CreateToken(ctx, asEditor, "ci", backend.RoleEditor, 0)
-	if err != nil || !strings.HasPrefix(secret, backend.APITokenPrefix) || !strings.HasPrefix(secret, tok.Prefix) {
+	if err != nil || !strings.HasPrefix(secret, accounts.APITokenPrefix) || !strings.HasPrefix(secret, tok.Prefix) {
 		t.Fatalf("CreateToken = %+v, %q, %v", tok, secret, err)
 	}
 	p, err := e.accounts.AuthenticateToken(ctx, secret)
@@ -555,7 +556,7 @@ func TestAPITokens(t *testing.T) {
 	_, err = e.accounts.AuthenticateToken(ctx, expiring)
 	wantCode(t, "an expired token", err, backend.EUnauthenticated)
 
-	for _, bad := range []string{"", "pgp_", secret[:len(secret)-1], strings.TrimPrefix(secret, backend.APITokenPrefix)} {
+	for _, bad := range []string{"", "pgp_", secret[:len(secret)-1], strings.TrimPrefix(secret, accounts.APITokenPrefix)} {
 		_, err := e.accounts.AuthenticateToken(ctx, bad)
 		wantCode(t, fmt.Sprintf("token %q", bad), err, backend.EUnauthenticated)
 	}
@@ -604,4 +605,10 @@ func TestTokensStoredHashed(t *testing.T) {
 	if searched == 0 {
 		t.Fatal("no database bytes to search")
 	}
+}
+
+func testContext(tb testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	tb.Cleanup(cancel)
+	return ctx
 }

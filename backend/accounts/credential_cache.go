@@ -1,12 +1,14 @@
-package backend
+package accounts
 
 import (
 	"crypto/sha256"
 	"sync"
 	"time"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
-// credentialCacheFor is how long Accounts trusts an API token or a browser
+// credentialCacheFor is how long the Service trusts an API token or a browser
 // session it read, with its owner, unless this process changes them first
 // (which drops them at once). It bounds how late a change made by another
 // process on the same database (a command-line tool, a second dashboard)
@@ -22,7 +24,7 @@ type credential interface {
 	usableAt(now time.Time) bool
 }
 
-// credentialCache holds the credentials that Accounts accepted, with their
+// credentialCache holds the credentials that the Service accepted, with their
 // owners, by the hash of their secret, so that a script's calls and a
 // browser's page loads do not each read them from the store. Whatever
 // ends a credential or changes or disables its owner drops the entries it
@@ -39,7 +41,7 @@ type credentialCache[C credential] struct {
 // cached is a credential and its owner as the store had them at read.
 type cached[C credential] struct {
 	cred  C
-	owner User
+	owner backend.User
 	read  time.Time
 }
 

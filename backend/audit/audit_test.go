@@ -1,13 +1,16 @@
-package backend_test
+package audit_test
 
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/audit"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -17,18 +20,18 @@ type countedAudit struct {
 	singles, batches atomic.Int64
 }
 
-func (s *countedAudit) AppendAuditEvent(ctx context.Context, e backend.AuditEvent) (backend.AuditEvent, error) {
+func (s *countedAudit) AppendAuditEvent(ctx context.Context, e audit.Event) (audit.Event, error) {
 	s.singles.Add(1)
 	return s.DB.AppendAuditEvent(ctx, e)
 }
 
-func (s *countedAudit) AppendAuditEvents(ctx context.Context, events []backend.AuditEvent) error {
+func (s *countedAudit) AppendAuditEvents(ctx context.Context, events []audit.Event) error {
 	s.batches.Add(1)
 	return s.DB.AppendAuditEvents(ctx, events)
 }
 
-func auditEvent(i int) backend.AuditEvent {
-	return backend.AuditEvent{ActorID: 1, ActorName: "ada", Via: backend.ViaToken, Action: "tool.call", Target: fmt.Sprintf("session %d", i)}
+func auditEvent(i int) audit.Event {
+	return audit.Event{ActorID: 1, ActorName: "ada", Via: audit.ViaToken, Action: "tool.call", Target: fmt.Sprintf("session %d", i)}
 }
 
 // TestAuditWriterBatches: a burst of requests is one write of the audit
@@ -36,15 +39,15 @@ func auditEvent(i int) backend.AuditEvent {
 func TestAuditWriterBatches(t *testing.T) {
 	ctx := testContext(t)
 	db := &countedAudit{DB: MustOpenDB(t)}
-	audit := backend.NewAuditWriter(db, testLogger(t))
-	t.Cleanup(audit.Close)
+	log := audit.NewWriter(db, testLogger(t))
+	t.Cleanup(log.Close)
 	const n = 100
 	for i := range n {
-		if err := audit.Record(ctx, auditEvent(i)); err != nil {
+		if err := log.Record(ctx, auditEvent(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	page, err := audit.Page(ctx, backend.AuditFilter{})
+	page, err := log.Page(ctx, audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,12 +64,12 @@ func TestAuditWriterBatches(t *testing.T) {
 func TestAuditWriterLingers(t *testing.T) {
 	ctx := testContext(t)
 	db := MustOpenDB(t)
-	audit := backend.NewAuditWriter(db, testLogger(t))
-	if err := audit.Record(ctx, auditEvent(1)); err != nil {
+	log := audit.NewWriter(db, testLogger(t))
+	if err := log.Record(ctx, auditEvent(1)); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		events, err := db.ListAuditEvents(ctx, backend.AuditFilter{})
+		events, err := db.ListAuditEvents(ctx, audit.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,20 +81,39 @@ func TestAuditWriterLingers(t *testing.T) {
 		}
 	}
 	for i := range 3 {
-		if err := audit.Record(ctx, auditEvent(2+i)); err != nil {
+		if err := log.Record(ctx, auditEvent(2+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	audit.Close()
-	events, err := db.ListAuditEvents(ctx, backend.AuditFilter{})
+	log.Close()
+	events, err := db.ListAuditEvents(ctx, audit.Filter{})
 	if err != nil || len(events) != 4 {
 		t.Fatalf("after Close the database holds %d events (%v), want 4", len(events), err)
 	}
 	// Once closed, Record appends at once.
-	if err := audit.Record(ctx, auditEvent(9)); err != nil {
+	if err := log.Record(ctx, auditEvent(9)); err != nil {
 		t.Fatal(err)
 	}
-	if events, _ := db.ListAuditEvents(ctx, backend.AuditFilter{}); len(events) != 5 {
+	if events, _ := db.ListAuditEvents(ctx, audit.Filter{}); len(events) != 5 {
 		t.Errorf("an event recorded after Close: %d events, want 5", len(events))
 	}
 }
+
+// MustOpenDB opens a temp-file database, closed when the test ends.
+func MustOpenDB(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(testContext(tb), filepath.Join(tb.TempDir(), "playground.db"))
+	if err != nil {
+		tb.Fatalf("store.Open: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func testContext(tb testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	tb.Cleanup(cancel)
+	return ctx
+}
+
+func testLogger(testing.TB) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

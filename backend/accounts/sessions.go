@@ -1,10 +1,12 @@
-package backend
+package accounts
 
 import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"time"
+
+	"github.com/mcp-playground/playground/backend"
 )
 
 // WebSession is one browser's signed-in session.
@@ -30,7 +32,7 @@ const (
 
 // startSession opens a new browser session for u and returns its cookie
 // token. Each sign-in makes a new one (the token is never reused).
-func (a *Accounts) startSession(ctx context.Context, u User, client string) (Principal, string, error) {
+func (a *Service) startSession(ctx context.Context, u backend.User, client string) (Principal, string, error) {
 	token := rand.Text()
 	now := a.now()
 	if len(client) > 200 {
@@ -59,8 +61,8 @@ func (ws WebSession) usableAt(now time.Time) bool { return ws.live(now) }
 // read the store: SignOut, SignOutEverywhere, a password change or reset
 // and UpdateUser make the next request read it again, and a change made
 // by another process is seen within credentialCacheFor.
-func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, error) {
-	gone := Errorf(EUnauthenticated, "Your session has ended: sign in again.")
+func (a *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	gone := backend.Errorf(backend.EUnauthenticated, "Your session has ended: sign in again.")
 	if token == "" {
 		return Principal{}, gone
 	}
@@ -69,7 +71,7 @@ func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, e
 	e, gen, ok := a.sessions.lookup(key, now)
 	if !ok {
 		ws, u, err := a.store.WebSessionByHash(ctx, key[:])
-		if ErrorCodeOf(err) == ENotFound {
+		if backend.ErrorCodeOf(err) == backend.ENotFound {
 			return Principal{}, gone
 		} else if err != nil {
 			return Principal{}, err
@@ -90,7 +92,7 @@ func (a *Accounts) Authenticate(ctx context.Context, token string) (Principal, e
 }
 
 // SignOut ends the browser session id.
-func (a *Accounts) SignOut(ctx context.Context, id int64) error {
+func (a *Service) SignOut(ctx context.Context, id int64) error {
 	if err := a.store.DeleteWebSession(ctx, id); err != nil {
 		return err
 	}
@@ -100,13 +102,13 @@ func (a *Accounts) SignOut(ctx context.Context, id int64) error {
 
 // SignOutEverywhere ends every browser session of the person but the one
 // keep (0: all).
-func (a *Accounts) SignOutEverywhere(ctx context.Context, userID, keep int64) error {
+func (a *Service) SignOutEverywhere(ctx context.Context, userID, keep int64) error {
 	return a.endSessionsOf(ctx, userID, keep)
 }
 
 // endSessionsOf ends every browser session of the user but keep (0: all),
 // in the store and then in the cache.
-func (a *Accounts) endSessionsOf(ctx context.Context, userID, keep int64) error {
+func (a *Service) endSessionsOf(ctx context.Context, userID, keep int64) error {
 	if err := a.store.DeleteWebSessionsOf(ctx, userID, keep); err != nil {
 		return err
 	}
@@ -115,7 +117,7 @@ func (a *Accounts) endSessionsOf(ctx context.Context, userID, keep int64) error 
 }
 
 // ListSessions returns the person's browser sessions that have not ended.
-func (a *Accounts) ListSessions(ctx context.Context, userID int64) ([]WebSession, error) {
+func (a *Service) ListSessions(ctx context.Context, userID int64) ([]WebSession, error) {
 	all, err := a.store.ListWebSessions(ctx, userID)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package backend_test
+package accounts_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // two browsers.
 type sessionCacheEnv struct {
 	tokenCacheEnv
-	first, second       backend.Principal
+	first, second       accounts.Principal
 	firstKey, secondKey string // the cookies' tokens
 }
 
@@ -32,7 +33,7 @@ func mustSessionCacheEnv(t *testing.T) sessionCacheEnv {
 
 // mustAccept authenticates the cookie token, wanting the editor's session
 // want with role.
-func (e sessionCacheEnv) mustAccept(t *testing.T, what, token string, want backend.Principal, role backend.Role) {
+func (e sessionCacheEnv) mustAccept(t *testing.T, what, token string, want accounts.Principal, role backend.Role) {
 	t.Helper()
 	p, err := e.accounts.Authenticate(context.Background(), token)
 	if err != nil || p.User.ID != e.editor.ID || p.Role != role || p.SessionID != want.SessionID {
@@ -46,8 +47,8 @@ func (e sessionCacheEnv) mustRefuse(t *testing.T, what, token string) {
 	wantCode(t, what, err, backend.EUnauthenticated)
 }
 
-func (e sessionCacheEnv) admin() backend.Principal {
-	return backend.Principal{User: e.tokenCacheEnv.admin, Role: backend.RoleAdmin}
+func (e sessionCacheEnv) admin() accounts.Principal {
+	return accounts.Principal{User: e.tokenCacheEnv.admin, Role: backend.RoleAdmin}
 }
 
 // TestSessionCacheReadsOnce: a browser's page loads read its session from
@@ -153,7 +154,7 @@ func TestSessionCacheForgets(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			other, err := backend.NewAccounts(db)
+			other, err := accounts.New(db)
 			if err != nil {
 				t.Fatal(err)
 			}

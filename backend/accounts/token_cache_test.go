@@ -1,4 +1,4 @@
-package backend_test
+package accounts_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -24,14 +25,14 @@ type countingStore struct {
 	paused       chan struct{}
 }
 
-func (s *countingStore) APITokenByHash(ctx context.Context, hash []byte) (backend.APIToken, backend.User, error) {
+func (s *countingStore) APITokenByHash(ctx context.Context, hash []byte) (accounts.APIToken, backend.User, error) {
 	t, u, err := s.DB.APITokenByHash(ctx, hash)
 	s.reads.Add(1)
 	s.pause()
 	return t, u, err
 }
 
-func (s *countingStore) WebSessionByHash(ctx context.Context, hash []byte) (backend.WebSession, backend.User, error) {
+func (s *countingStore) WebSessionByHash(ctx context.Context, hash []byte) (accounts.WebSession, backend.User, error) {
 	ws, u, err := s.DB.WebSessionByHash(ctx, hash)
 	s.sessionReads.Add(1)
 	s.pause()
@@ -45,15 +46,15 @@ func (s *countingStore) pause() {
 	}
 }
 
-// tokenCacheEnv is Accounts over a countingStore of a temp-file database,
+// tokenCacheEnv is the accounts Service over a countingStore of a temp-file database,
 // with a fake clock, an admin and an editor who has a token.
 type tokenCacheEnv struct {
-	accounts      *backend.Accounts
+	accounts      *accounts.Service
 	store         *countingStore
 	clock         *fakeClock
 	dbPath        string
 	admin, editor backend.User
-	token         backend.APIToken
+	token         accounts.APIToken
 	secret        string
 }
 
@@ -66,7 +67,7 @@ func mustTokenCacheEnv(t *testing.T, ttl time.Duration) tokenCacheEnv {
 	}
 	t.Cleanup(func() { db.Close() })
 	e := tokenCacheEnv{store: &countingStore{DB: db}, clock: &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}, dbPath: path}
-	if e.accounts, err = backend.NewAccounts(e.store, backend.WithPasswordCost(bcrypt.MinCost), backend.WithClock(e.clock.Now)); err != nil {
+	if e.accounts, err = accounts.New(e.store, accounts.WithPasswordCost(bcrypt.MinCost), accounts.WithClock(e.clock.Now)); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -76,7 +77,7 @@ func mustTokenCacheEnv(t *testing.T, ttl time.Duration) tokenCacheEnv {
 	if e.editor, err = e.accounts.AddUser(ctx, "ada", accountPassword, backend.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
-	if e.token, e.secret, err = e.accounts.CreateToken(ctx, backend.Principal{User: e.editor, Role: e.editor.Role}, "ci", backend.RoleEditor, ttl); err != nil {
+	if e.token, e.secret, err = e.accounts.CreateToken(ctx, accounts.Principal{User: e.editor, Role: e.editor.Role}, "ci", backend.RoleEditor, ttl); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -110,7 +111,7 @@ func TestTokenCacheReadsOnce(t *testing.T) {
 	}
 	// An unknown token is read each time: it is never remembered.
 	for range 2 {
-		_, err := e.accounts.AuthenticateToken(context.Background(), backend.APITokenPrefix+"unknown")
+		_, err := e.accounts.AuthenticateToken(context.Background(), accounts.APITokenPrefix+"unknown")
 		wantCode(t, "an unknown token", err, backend.EUnauthenticated)
 	}
 	if n := e.store.reads.Load(); n != 3 {
@@ -134,12 +135,12 @@ func TestTokenCacheForgets(t *testing.T) {
 			}
 		}, func(t *testing.T, e tokenCacheEnv) { e.mustRefuse(t, "a revoked token") }},
 		{"owner disabled (an account is never deleted: disabling removes it)", 0, func(t *testing.T, e tokenCacheEnv) {
-			if _, err := e.accounts.UpdateUser(ctx, backend.Principal{User: e.admin, Role: e.admin.Role}, e.editor.ID, backend.RoleEditor, true); err != nil {
+			if _, err := e.accounts.UpdateUser(ctx, accounts.Principal{User: e.admin, Role: e.admin.Role}, e.editor.ID, backend.RoleEditor, true); err != nil {
 				t.Fatal(err)
 			}
 		}, func(t *testing.T, e tokenCacheEnv) { e.mustRefuse(t, "the token of a disabled owner") }},
 		{"owner demoted", 0, func(t *testing.T, e tokenCacheEnv) {
-			if _, err := e.accounts.UpdateUser(ctx, backend.Principal{User: e.admin, Role: e.admin.Role}, e.editor.ID, backend.RoleViewer, false); err != nil {
+			if _, err := e.accounts.UpdateUser(ctx, accounts.Principal{User: e.admin, Role: e.admin.Role}, e.editor.ID, backend.RoleViewer, false); err != nil {
 				t.Fatal(err)
 			}
 		}, func(t *testing.T, e tokenCacheEnv) {
@@ -159,7 +160,7 @@ func TestTokenCacheForgets(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			other, err := backend.NewAccounts(db)
+			other, err := accounts.New(db)
 			if err != nil {
 				t.Fatal(err)
 			}

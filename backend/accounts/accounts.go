@@ -1,4 +1,9 @@
-package backend
+// Package accounts signs people in and keeps their accounts: passwords,
+// browser sessions, personal API tokens and the throttle on failed
+// sign-ins. The person (backend.User) and their role (backend.Role) are
+// backend's types, since OAuth flows, presence and access checks name
+// them too.
+package accounts
 
 import (
 	"context"
@@ -8,49 +13,41 @@ import (
 	"sync"
 	"time"
 	"unicode"
-)
 
-// User is a person who may sign in to the dashboard.
-type User struct {
-	ID              int64
-	Name            string
-	Role            Role
-	Created         time.Time
-	PasswordChanged time.Time
-	Disabled        bool
-}
+	"github.com/mcp-playground/playground/backend"
+)
 
 // Principal is who a request comes from: a person signed in through a
 // browser session or one of their API tokens.
 type Principal struct {
-	User User
+	User backend.User
 	// Role is what this request may do: the person's role, or for a
 	// token the lower of the token's and the person's.
-	Role      Role
+	Role      backend.Role
 	SessionID int64 // the browser session, or 0
 	TokenID   int64 // the API token, or 0
 }
 
-// AccountStore keeps users, browser sessions and API tokens. Tokens of
+// Store keeps users, browser sessions and API tokens. Tokens of
 // sessions and API tokens are stored only as their SHA-256.
-type AccountStore interface {
+type Store interface {
 	CountUsers(ctx context.Context) (int, error)
 	// CreateUser adds u with its password hash; when onlyFirst is set it
 	// adds nothing and returns EConflict if any user exists. A taken name
 	// is EConflict too.
-	CreateUser(ctx context.Context, u User, passwordHash string, onlyFirst bool) (User, error)
+	CreateUser(ctx context.Context, u backend.User, passwordHash string, onlyFirst bool) (backend.User, error)
 	// UserByName returns the user and their password hash, or ENotFound.
-	UserByName(ctx context.Context, name string) (User, string, error)
-	GetUser(ctx context.Context, id int64) (User, error)
-	ListUsers(ctx context.Context) ([]User, error)
+	UserByName(ctx context.Context, name string) (backend.User, string, error)
+	GetUser(ctx context.Context, id int64) (backend.User, error)
+	ListUsers(ctx context.Context) ([]backend.User, error)
 	// UpdateUser stores u's role and disabled state.
-	UpdateUser(ctx context.Context, u User) error
+	UpdateUser(ctx context.Context, u backend.User) error
 	SetPasswordHash(ctx context.Context, userID int64, hash string, at time.Time) error
 
 	CreateWebSession(ctx context.Context, ws WebSession, tokenHash []byte) (WebSession, error)
 	// WebSessionByHash returns the session whose token has the hash, and
 	// its user, or ENotFound.
-	WebSessionByHash(ctx context.Context, tokenHash []byte) (WebSession, User, error)
+	WebSessionByHash(ctx context.Context, tokenHash []byte) (WebSession, backend.User, error)
 	TouchWebSession(ctx context.Context, id int64, seen time.Time) error
 	DeleteWebSession(ctx context.Context, id int64) error
 	// DeleteWebSessionsOf ends every session of the user but keep (0: all).
@@ -62,16 +59,16 @@ type AccountStore interface {
 	CreateAPIToken(ctx context.Context, t APIToken, tokenHash []byte) (APIToken, error)
 	// APITokenByHash returns the token with the hash, and its owner, or
 	// ENotFound.
-	APITokenByHash(ctx context.Context, tokenHash []byte) (APIToken, User, error)
+	APITokenByHash(ctx context.Context, tokenHash []byte) (APIToken, backend.User, error)
 	ListAPITokens(ctx context.Context, userID int64) ([]APIToken, error)
 	// RevokeAPIToken marks the user's token revoked, or returns ENotFound.
 	RevokeAPIToken(ctx context.Context, userID, id int64, at time.Time) error
 	TouchAPIToken(ctx context.Context, id int64, at time.Time) error
 }
 
-// Accounts signs people in and keeps their accounts, sessions and tokens.
-type Accounts struct {
-	store    AccountStore
+// Service signs people in and keeps their accounts, sessions and tokens.
+type Service struct {
+	store    Store
 	hasher   passwordHasher
 	throttle *signInThrottle
 	tokens   *credentialCache[APIToken]
@@ -82,23 +79,23 @@ type Accounts struct {
 	setupToken string // the first-admin setup link's token, "" until asked for
 }
 
-// AccountsOption tunes NewAccounts.
-type AccountsOption func(*accountsOptions)
+// Option tunes New.
+type Option func(*options)
 
-type accountsOptions struct {
+type options struct {
 	cost int
 	now  func() time.Time
 }
 
 // WithPasswordCost sets bcrypt's cost (default 12). Tests lower it.
-func WithPasswordCost(cost int) AccountsOption { return func(o *accountsOptions) { o.cost = cost } }
+func WithPasswordCost(cost int) Option { return func(o *options) { o.cost = cost } }
 
-// WithClock makes Accounts read the time from now.
-func WithClock(now func() time.Time) AccountsOption { return func(o *accountsOptions) { o.now = now } }
+// WithClock makes the Service read the time from now.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
-// NewAccounts returns the accounts kept in store.
-func NewAccounts(store AccountStore, opts ...AccountsOption) (*Accounts, error) {
-	o := accountsOptions{cost: 12, now: time.Now}
+// New returns the accounts kept in store.
+func New(store Store, opts ...Option) (*Service, error) {
+	o := options{cost: 12, now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -106,11 +103,11 @@ func NewAccounts(store AccountStore, opts ...AccountsOption) (*Accounts, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Accounts{store: store, hasher: h, throttle: newSignInThrottle(o.now), tokens: newCredentialCache[APIToken](), sessions: newCredentialCache[WebSession](), now: o.now}, nil
+	return &Service{store: store, hasher: h, throttle: newSignInThrottle(o.now), tokens: newCredentialCache[APIToken](), sessions: newCredentialCache[WebSession](), now: o.now}, nil
 }
 
 // NeedsSetup reports whether no account exists yet.
-func (a *Accounts) NeedsSetup(ctx context.Context) (bool, error) {
+func (a *Service) NeedsSetup(ctx context.Context) (bool, error) {
 	n, err := a.store.CountUsers(ctx)
 	return n == 0, err
 }
@@ -118,7 +115,7 @@ func (a *Accounts) NeedsSetup(ctx context.Context) (bool, error) {
 // SetupToken returns the token of the one-time link that creates the first
 // admin, made on first use and the same until it is used; "" once an
 // account exists.
-func (a *Accounts) SetupToken(ctx context.Context) (string, error) {
+func (a *Service) SetupToken(ctx context.Context) (string, error) {
 	if need, err := a.NeedsSetup(ctx); err != nil || !need {
 		return "", err
 	}
@@ -132,18 +129,18 @@ func (a *Accounts) SetupToken(ctx context.Context) (string, error) {
 
 // ValidSetupToken reports whether token is the setup link's, while no
 // account exists.
-func (a *Accounts) ValidSetupToken(ctx context.Context, token string) bool {
+func (a *Service) ValidSetupToken(ctx context.Context, token string) bool {
 	want, err := a.SetupToken(ctx)
 	return err == nil && want != "" && sameSecret(token, want)
 }
 
 // SetUp creates the first admin through the setup link's token and signs
 // them in; the link works once.
-func (a *Accounts) SetUp(ctx context.Context, token, name, password, client string) (Principal, string, error) {
+func (a *Service) SetUp(ctx context.Context, token, name, password, client string) (Principal, string, error) {
 	if !a.ValidSetupToken(ctx, token) {
-		return Principal{}, "", Errorf(EUnauthenticated, "This setup link is not valid: an account exists already, or the dashboard restarted and printed a new link to its log.")
+		return Principal{}, "", backend.Errorf(backend.EUnauthenticated, "This setup link is not valid: an account exists already, or the dashboard restarted and printed a new link to its log.")
 	}
-	u, err := a.addUser(ctx, name, password, RoleAdmin, true)
+	u, err := a.addUser(ctx, name, password, backend.RoleAdmin, true)
 	if err != nil {
 		return Principal{}, "", err
 	}
@@ -154,37 +151,37 @@ func (a *Accounts) SetUp(ctx context.Context, token, name, password, client stri
 }
 
 // AddUser creates an account.
-func (a *Accounts) AddUser(ctx context.Context, name, password string, role Role) (User, error) {
+func (a *Service) AddUser(ctx context.Context, name, password string, role backend.Role) (backend.User, error) {
 	return a.addUser(ctx, name, password, role, false)
 }
 
-func (a *Accounts) addUser(ctx context.Context, name, password string, role Role, onlyFirst bool) (User, error) {
+func (a *Service) addUser(ctx context.Context, name, password string, role backend.Role, onlyFirst bool) (backend.User, error) {
 	name = strings.TrimSpace(name)
 	if err := checkUserName(name); err != nil {
-		return User{}, err
+		return backend.User{}, err
 	}
 	if !role.Valid() {
-		return User{}, InvalidField("role", "Choose admin, editor or viewer.")
+		return backend.User{}, backend.InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	if err := checkPassword(password); err != nil {
-		return User{}, err
+		return backend.User{}, err
 	}
 	hash, err := a.hasher.hash(password)
 	if err != nil {
-		return User{}, err
+		return backend.User{}, err
 	}
 	now := a.now()
-	return a.store.CreateUser(ctx, User{Name: name, Role: role, Created: now, PasswordChanged: now}, hash, onlyFirst)
+	return a.store.CreateUser(ctx, backend.User{Name: name, Role: role, Created: now, PasswordChanged: now}, hash, onlyFirst)
 }
 
 // checkUserName returns why name cannot name an account, or nil.
 func checkUserName(name string) error {
 	if name == "" || len(name) > 64 {
-		return InvalidField("name", "Give a name of 1 to 64 characters.")
+		return backend.InvalidField("name", "Give a name of 1 to 64 characters.")
 	}
 	for _, r := range name {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@", r)) {
-			return InvalidField("name", "Use letters, digits and . _ - @ only.")
+			return backend.InvalidField("name", "Use letters, digits and . _ - @ only.")
 		}
 	}
 	return nil
@@ -194,18 +191,18 @@ func checkUserName(name string) error {
 // returning its cookie token. Repeated failures for a name or from a
 // client address are throttled (ETooManyAttempts); every failure says the
 // same, whether the name exists or not.
-func (a *Accounts) SignIn(ctx context.Context, name, password, client, addr string) (Principal, string, error) {
+func (a *Service) SignIn(ctx context.Context, name, password, client, addr string) (Principal, string, error) {
 	name = strings.TrimSpace(name)
 	if wait := a.throttle.wait(name, addr); wait > 0 {
-		return Principal{}, "", Errorf(ETooManyAttempts, "Too many failed sign-ins: try again in %s.", roundUp(wait))
+		return Principal{}, "", backend.Errorf(backend.ETooManyAttempts, "Too many failed sign-ins: try again in %s.", roundUp(wait))
 	}
 	u, hash, err := a.store.UserByName(ctx, name)
-	if err != nil && ErrorCodeOf(err) != ENotFound {
+	if err != nil && backend.ErrorCodeOf(err) != backend.ENotFound {
 		return Principal{}, "", err
 	}
 	if !a.hasher.matches(hash, password) || u.Disabled {
 		a.throttle.failed(name, addr)
-		return Principal{}, "", Errorf(EUnauthenticated, "Wrong name or password, or the account is disabled.")
+		return Principal{}, "", backend.Errorf(backend.EUnauthenticated, "Wrong name or password, or the account is disabled.")
 	}
 	a.throttle.succeeded(name)
 	return a.startSession(ctx, u, client)
@@ -218,13 +215,13 @@ func roundUp(d time.Duration) time.Duration {
 
 // ChangePassword sets a signed-in person's new password once their current
 // one is confirmed, and ends their other browser sessions.
-func (a *Accounts) ChangePassword(ctx context.Context, p Principal, current, next string) error {
+func (a *Service) ChangePassword(ctx context.Context, p Principal, current, next string) error {
 	_, hash, err := a.store.UserByName(ctx, p.User.Name)
 	if err != nil {
 		return err
 	}
 	if !a.hasher.matches(hash, current) {
-		return InvalidField("current", "This is not your current password.")
+		return backend.InvalidField("current", "This is not your current password.")
 	}
 	if err := a.setPassword(ctx, p.User.ID, next); err != nil {
 		return err
@@ -234,14 +231,14 @@ func (a *Accounts) ChangePassword(ctx context.Context, p Principal, current, nex
 
 // ResetPassword sets a user's password for them (an admin, or the CLI of
 // someone with the database) and ends all their browser sessions.
-func (a *Accounts) ResetPassword(ctx context.Context, userID int64, password string) error {
+func (a *Service) ResetPassword(ctx context.Context, userID int64, password string) error {
 	if err := a.setPassword(ctx, userID, password); err != nil {
 		return err
 	}
 	return a.endSessionsOf(ctx, userID, 0)
 }
 
-func (a *Accounts) setPassword(ctx context.Context, userID int64, password string) error {
+func (a *Service) setPassword(ctx context.Context, userID int64, password string) error {
 	if err := checkPassword(password); err != nil {
 		return err
 	}
@@ -253,38 +250,42 @@ func (a *Accounts) setPassword(ctx context.Context, userID int64, password strin
 }
 
 // UserByName returns the account called name.
-func (a *Accounts) UserByName(ctx context.Context, name string) (User, error) {
+func (a *Service) UserByName(ctx context.Context, name string) (backend.User, error) {
 	u, _, err := a.store.UserByName(ctx, strings.TrimSpace(name))
 	return u, err
 }
 
 // User returns the account with the id, or ENotFound.
-func (a *Accounts) User(ctx context.Context, id int64) (User, error) { return a.store.GetUser(ctx, id) }
+func (a *Service) User(ctx context.Context, id int64) (backend.User, error) {
+	return a.store.GetUser(ctx, id)
+}
 
 // ListUsers returns every account.
-func (a *Accounts) ListUsers(ctx context.Context) ([]User, error) { return a.store.ListUsers(ctx) }
+func (a *Service) ListUsers(ctx context.Context) ([]backend.User, error) {
+	return a.store.ListUsers(ctx)
+}
 
 // UpdateUser gives the account id a role and enables or disables it, as
 // the admin by did. Nobody may demote or disable themselves, so that the
 // last admin cannot lock everyone out. Disabling ends the account's
 // browser sessions; its tokens stop working while it is disabled.
-func (a *Accounts) UpdateUser(ctx context.Context, by Principal, id int64, role Role, disabled bool) (User, error) {
-	if !by.Role.Allows(RoleAdmin) {
-		return User{}, Errorf(EForbidden, "Only admins change accounts.")
+func (a *Service) UpdateUser(ctx context.Context, by Principal, id int64, role backend.Role, disabled bool) (backend.User, error) {
+	if !by.Role.Allows(backend.RoleAdmin) {
+		return backend.User{}, backend.Errorf(backend.EForbidden, "Only admins change accounts.")
 	}
 	if !role.Valid() {
-		return User{}, InvalidField("role", "Choose admin, editor or viewer.")
+		return backend.User{}, backend.InvalidField("role", "Choose admin, editor or viewer.")
 	}
 	u, err := a.store.GetUser(ctx, id)
 	if err != nil {
-		return User{}, err
+		return backend.User{}, err
 	}
 	if id == by.User.ID && (role != u.Role || disabled) {
-		return User{}, Errorf(EConflict, "You cannot change your own role or disable yourself; another admin can.")
+		return backend.User{}, backend.Errorf(backend.EConflict, "You cannot change your own role or disable yourself; another admin can.")
 	}
 	u.Role, u.Disabled = role, disabled
 	if err := a.store.UpdateUser(ctx, u); err != nil {
-		return User{}, err
+		return backend.User{}, err
 	}
 	a.tokens.forgetOwner(id)
 	a.sessions.forgetOwner(id) // their principals carry the old role
