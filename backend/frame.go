@@ -49,7 +49,8 @@ type Frame struct {
 	// failure (mcpclient.IsToolError), as the recorder decided it.
 	ToolError bool
 	// Clash says how the frame's JSON-RPC id clashed with a request still
-	// pending; ClashFrameID is the frame of that other request. See IDClash.
+	// pending; ClashFrameID is the frame of that other request (0 when an
+	// imported file did not give it). See IDClash.
 	Clash        IDClash
 	ClashFrameID int64
 }
@@ -71,11 +72,18 @@ const (
 
 // ClashNote describes the frame's id clash for people ("" when it has none).
 func (f Frame) ClashNote() string {
+	other := "another request" // an imported frame whose other request the file did not give
+	if f.ClashFrameID != 0 {
+		other = fmt.Sprintf("request %d", f.ClashFrameID)
+	}
 	switch f.Clash {
 	case ClashDuplicate:
-		return fmt.Sprintf("duplicate id: request %d still pending", f.ClashFrameID)
+		return "duplicate id: " + other + " still pending"
 	case ClashAmbiguous:
-		return fmt.Sprintf("ambiguous: the id names several pending requests; paired with the oldest, %d; request %d still pending", f.PairID, f.ClashFrameID)
+		if f.PairID == 0 { // imported without the request it was paired with
+			return "ambiguous: the id names several pending requests; " + other + " still pending"
+		}
+		return fmt.Sprintf("ambiguous: the id names several pending requests; paired with the oldest, %d; %s still pending", f.PairID, other)
 	}
 	return ""
 }

@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -76,35 +75,31 @@ func (e HistoryEntry) Outcome() Outcome {
 
 // ErrorCode returns the JSON-RPC error code of an error response.
 func (e HistoryEntry) ErrorCode() (int64, bool) {
-	var m struct {
-		Error *struct {
-			Code int64 `json:"code"`
-		} `json:"error"`
-	}
-	if e.Response.RPCType != RPCError || json.Unmarshal(e.Response.Body, &m) != nil || m.Error == nil {
+	if e.Response.RPCType != RPCError {
 		return 0, false
 	}
-	return m.Error.Code, true
+	rpcErr, ok := e.Response.rpcError()
+	if !ok {
+		return 0, false
+	}
+	return int64(rpcErr.Code), true
 }
 
 // Item returns the request's params.name, or its params.uri, or "" (also
 // when the body read is cut short and so not valid JSON).
-func (e HistoryEntry) Item() string { return requestItem(e.Request.Body) }
-
-func requestItem(body []byte) string {
-	var m struct {
-		Params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"params"`
+func (e HistoryEntry) Item() string {
+	params := e.Request.Params()
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
 	}
-	if !bytes.Contains(body, []byte(`"params"`)) || json.Unmarshal(body, &m) != nil {
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
 		return ""
 	}
-	if m.Params.Name != "" {
-		return m.Params.Name
+	if p.Name != "" {
+		return p.Name
 	}
-	return m.Params.URI
+	return p.URI
 }
 
 // HistoryStore searches recorded exchanges.

@@ -109,17 +109,14 @@ func logEntry(f Frame) (LogEntry, bool) {
 	if f.Method != MethodLogMessage || f.RPCType != RPCNotification {
 		return LogEntry{}, false
 	}
-	var msg struct {
-		Params struct {
-			Level  string          `json:"level"`
-			Logger string          `json:"logger"`
-			Data   json.RawMessage `json:"data"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(f.Body, &msg) != nil {
+	env, err := mcpclient.DecodeEnvelope(f.Body)
+	if err != nil {
 		return LogEntry{}, false
 	}
-	p := msg.Params
+	var p mcpclient.LoggingMessageParams
+	if len(env.Params) > 0 && json.Unmarshal(env.Params, &p) != nil {
+		return LogEntry{}, false
+	}
 	return LogEntry{FrameID: f.ID, Time: f.Time, Level: p.Level, Logger: p.Logger, Data: p.Data}, true
 }
 

@@ -11,10 +11,10 @@ import (
 )
 
 // ImportedFrame is one frame read from an export file: its time,
-// direction, kind, JSON-RPC shape, body and HTTP details as they were
-// recorded. Frame.ID, Frame.SessionID and Frame.PairID are the ids the
-// file gives (a frame is named by its session and id there); the importer
-// gives the stored frame new ones.
+// direction, kind, JSON-RPC shape, body, HTTP details and id clash mark as
+// they were recorded. Frame.ID, Frame.SessionID, Frame.PairID and
+// Frame.ClashFrameID are the ids the file gives (a frame is named by its
+// session and id there); the importer gives the stored frame new ones.
 type ImportedFrame struct {
 	Frame
 	// ServerName is the server the file says the frame's session spoke
@@ -79,9 +79,13 @@ const importedFrom = "imported"
 // session is closed and read-only and belongs to no registered server
 // (ServerID 0); its server name is the one the frames give, the names
 // joined when they give several, or ImportedServerName. Frames keep their
-// time, direction, kind, JSON-RPC shape, body and HTTP details, and get
-// new ids; two frames the file pairs (a request and its response, both in
-// the file) are paired again, with the time between them as latency.
+// time, direction, kind, JSON-RPC shape, body, HTTP details and id clash
+// mark, and get new ids; two frames the file pairs (a request and its
+// response, both in the file) are paired again, with the time between them
+// as latency. A clash mark names its other request by the new id when the
+// file gave that request on an earlier line (as a session's export does),
+// by none (0) otherwise. Whether a result is a tool's failure is decided
+// again from its body, as the recorder decides it.
 //
 // frames yields an error for a line that is not a frame; Import then
 // stores nothing and returns it. A file without frames, or a frame with a
@@ -91,7 +95,7 @@ const importedFrom = "imported"
 func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time, frames iter.Seq2[ImportedFrame, error]) (int64, error) {
 	s := Session{ServerName: ImportedServerName, Status: SessionClosed, CloseReason: importedFrom, StartedAt: at, ImportedFrom: file, ImportedAt: at}
 	return im.store.ImportSession(ctx, s, func(sessionID int64, w ImportWriter) (string, error) {
-		p := importPairs{sessionID: sessionID, seen: map[fileFrameID]bool{}, open: map[fileFrameID]Frame{}}
+		p := importPairs{sessionID: sessionID, seen: map[fileFrameID]int64{}, open: map[fileFrameID]Frame{}}
 		var batch []Frame
 		var exchanges []Exchange
 		var names []string
@@ -104,13 +108,16 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 				return "", err
 			}
 			key := fileFrameID{in.SessionID, in.ID}
-			if p.seen[key] {
+			if _, ok := p.seen[key]; ok {
 				return "", Errorf(EInvalid, "Line %d repeats frame %d of session %d.", in.Line, in.ID, in.SessionID)
 			}
-			p.seen[key] = true
 			f := in.Frame
 			f.ID, f.SessionID, f.PairID, f.LatencyNS, f.BodySize = im.ids.ReserveFrameIDs(1), sessionID, 0, 0, 0
-			f.ToolError, f.Clash, f.ClashFrameID = importedToolError(f), "", 0
+			f.ToolError, f.ClashFrameID = importedToolError(f), 0
+			if f.Clash != "" {
+				f.ClashFrameID = p.seen[fileFrameID{in.SessionID, in.ClashFrameID}]
+			}
+			p.seen[key] = f.ID
 			if e, ok := p.link(in, f); ok {
 				exchanges = append(exchanges, e)
 			}
@@ -152,7 +159,8 @@ type fileFrameID struct{ session, id int64 }
 // importPairs pairs imported frames again as they arrive.
 type importPairs struct {
 	sessionID int64
-	seen      map[fileFrameID]bool
+	// seen maps the file ids of the frames already read to their new ids.
+	seen map[fileFrameID]int64
 	// open holds, by their file ids, the frames already read whose
 	// partner has not come yet, with their new ids.
 	open map[fileFrameID]Frame
@@ -206,6 +214,11 @@ func validImported(in ImportedFrame) error {
 	}
 	if in.ID <= 0 {
 		return Errorf(EInvalid, "Line %d: the frame has no id.", in.Line)
+	}
+	switch in.Clash {
+	case "", ClashDuplicate, ClashAmbiguous:
+	default:
+		return Errorf(EInvalid, "Line %d: the idClash %q is not %s or %s.", in.Line, in.Clash, ClashDuplicate, ClashAmbiguous)
 	}
 	if in.RPCID != "" && !isRPCID([]byte(in.RPCID)) {
 		return Errorf(EInvalid, "Line %d: the rpcId %s is not a JSON-RPC id, which is a string or a number.", in.Line, Cut(in.RPCID, 40))

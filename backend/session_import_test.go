@@ -151,6 +151,8 @@ func TestSessionImportStoresNothingOnError(t *testing.T) {
 		{"no frames", fileFrames(nil, nil), backend.EInvalid, nil},
 		{"a server name with ESC", fileFrames(append(file[:len(file):len(file)],
 			importedFrame(1, 9999, 0, at, mcpclient.Inbound, backend.RPCNotification, "ping", `{}`, "srv\x1b]0;owned\x07")), nil), backend.EInvalid, nil},
+		{"an id clash no recording notes", fileFrames(append(file[:len(file):len(file)], clashing(importedFrame(1, 9999, 0, at, mcpclient.Outbound,
+			backend.RPCRequest, "ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, ""), "twin", 1)), nil), backend.EInvalid, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := im.Import(ctx, "bad.ndjson", at, tc.seq)
@@ -216,5 +218,48 @@ func TestRecorderReservesFrameIDs(t *testing.T) {
 	}
 	if len(reserved) != 150 {
 		t.Errorf("%d ids reserved, want 150 distinct", len(reserved))
+	}
+}
+
+// clashing is f with the id clash mark clash against the file's frame other.
+func clashing(f backend.ImportedFrame, clash backend.IDClash, other int64) backend.ImportedFrame {
+	f.Clash, f.ClashFrameID = clash, other
+	return f
+}
+
+// TestSessionImportClashMarks imports id clash marks: one names its other
+// request by the request's new id, one whose other request the file gives
+// later or not at all names none, and is still described.
+func TestSessionImportClashMarks(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	ids := &counterIDs{}
+	ids.next.Store(500)
+	at := time.Now()
+	req := func(id int64) backend.ImportedFrame {
+		return importedFrame(3, id, 0, at.Add(time.Duration(id)*time.Second), mcpclient.Outbound, backend.RPCRequest, "ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "")
+	}
+	file := []backend.ImportedFrame{req(10), clashing(req(11), backend.ClashDuplicate, 10), clashing(req(12), backend.ClashDuplicate, 13), clashing(req(14), backend.ClashDuplicate, 99)}
+	id, err := backend.NewSessionImporter(db, ids).Import(ctx, "clash.ndjson", at, fileFrames(file, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: id})
+	if err != nil || len(frames) != 4 {
+		t.Fatalf("%d frames (%v)", len(frames), err)
+	}
+	for i, want := range []struct {
+		clash backend.IDClash
+		other int64
+		note  string
+	}{
+		{"", 0, ""},
+		{backend.ClashDuplicate, 500, "duplicate id: request 500 still pending"},
+		{backend.ClashDuplicate, 0, "duplicate id: another request still pending"},
+		{backend.ClashDuplicate, 0, "duplicate id: another request still pending"},
+	} {
+		if f := frames[i]; f.Clash != want.clash || f.ClashFrameID != want.other || f.ClashNote() != want.note {
+			t.Errorf("frame %d: %q with %d, %q; want %q with %d, %q", i, f.Clash, f.ClashFrameID, f.ClashNote(), want.clash, want.other, want.note)
+		}
 	}
 }

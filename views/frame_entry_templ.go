@@ -749,7 +749,7 @@ func frameContent(f backend.Frame) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if f.HTTP != nil {
-			templ_7745c5c3_Err = httpDetails(*f.HTTP).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = httpDetails(*f.HTTP, false).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -264,6 +264,10 @@ type apiFrame struct {
 	HTTP      *backend.HTTPInfo `json:"http,omitempty"`
 	PairID    int64             `json:"pairId,omitempty"`
 	LatencyMS float64           `json:"latencyMs,omitempty"`
+	// IDClash is how the frame's JSON-RPC id clashed with a pending
+	// request (backend.IDClash), IDClashFrame that request's frame.
+	IDClash      string `json:"idClash,omitempty"`
+	IDClashFrame int64  `json:"idClashFrame,omitempty"`
 }
 
 // apiFramePage is the most frames one answer lists; apiFrameBytes ends it
@@ -279,7 +283,8 @@ const (
 // backend (backend.RedactHTTP).
 func apiFrameOf(f backend.Frame) apiFrame {
 	af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
-		Method: f.Method, HTTP: f.HTTP, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6}
+		Method: f.Method, HTTP: f.HTTP, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6,
+		IDClash: string(f.Clash), IDClashFrame: f.ClashFrameID}
 	if f.RPCID != "" {
 		af.RPCID = json.RawMessage(f.RPCID)
 	}

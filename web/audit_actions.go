@@ -49,6 +49,7 @@ var auditActions = map[string]string{
 	"POST " + importPath:                                    "session.import",
 	"POST /sessions/:id/exchanges/:exchange/replay":         "exchange.replay",
 	"POST /sessions/:id/exchanges/:exchange/edit":           "exchange.edit_replay",
+	"POST /frames/:id/reveal":                               "secret.reveal",
 
 	"POST /collections":                                      "collection.create",
 	"POST /collections/save":                                 "example.save",

@@ -63,12 +63,9 @@ func playgroundCall(e backend.HistoryEntry, server *backend.Server) string {
 		return ""
 	}
 	words = append(words, shellQuote(e.Request.Method))
-	var m struct {
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(e.Request.Body, &m) == nil && len(m.Params) > 0 {
+	if params := e.Request.Params(); len(params) > 0 {
 		var compact bytes.Buffer
-		if json.Compact(&compact, collections.StripMeta(m.Params)) == nil {
+		if json.Compact(&compact, collections.StripMeta(params)) == nil {
 			words = append(words, shellQuote(compact.String()))
 		}
 	}

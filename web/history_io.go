@@ -209,6 +209,7 @@ func importedFrameOf(text []byte, n int) (backend.ImportedFrame, error) {
 	f := backend.Frame{
 		ID: l.ID, SessionID: l.SessionID, Time: l.Time, Direction: backend.Direction(l.Direction), Kind: backend.FrameKind(l.Kind),
 		RPCType: backend.RPCType(l.RPCType), RPCID: string(l.RPCID), Method: l.Method, HTTP: l.HTTP, PairID: l.PairID,
+		Clash: backend.IDClash(l.IDClash), ClashFrameID: l.IDClashFrame,
 	}
 	if f.RPCID == "null" {
 		f.RPCID = "" // as the export writes no id: a frame without one

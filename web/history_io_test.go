@@ -553,3 +553,76 @@ func TestMessagesWithIdsJSONRPCForbidsRoundTrip(t *testing.T) {
 		t.Errorf("a line with rpcId null was imported with the id %q", f.RPCID)
 	}
 }
+
+// TestImportKeepsClashAndToolErrorMarks exports a session in which two
+// requests share an id while pending, whose answer is then ambiguous, and
+// a tool fails; the imported session marks the same frames, naming the
+// imported requests, and its page shows the same duplicate-id badges and
+// tool-error marks. A file written before exports carried clash marks
+// still imports, without them.
+func TestImportKeepsClashAndToolErrorMarks(t *testing.T) {
+	d := MustDashboard(t)
+	sid := d.mustSession(t, "clashing")
+	at := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	for i, f := range []backend.WireFrame{
+		{Direction: backend.Outbound, Body: []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)},
+		{Direction: backend.Outbound, Body: []byte(`{"jsonrpc":"2.0","id":5,"method":"prompts/list"}`)},
+		{Direction: backend.Inbound, Body: []byte(`{"jsonrpc":"2.0","id":5,"result":{"tools":[]}}`)},
+		{Direction: backend.Outbound, Body: []byte(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"boom"}}`)},
+		{Direction: backend.Inbound, Body: []byte(`{"jsonrpc":"2.0","id":6,"result":{"content":[],"isError":true}}`)},
+	} {
+		f.Time, f.Kind = at.Add(time.Duration(i)*time.Second), backend.KindMessage
+		if err := d.rec.Record(sid, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, lines := d.mustExport(t, fmt.Sprintf("/sessions/%d/export", sid))
+	if len(lines) != 5 || lines[1].IDClash != string(backend.ClashDuplicate) || lines[1].IDClashFrame != lines[0].ID ||
+		lines[2].IDClash != string(backend.ClashAmbiguous) || lines[2].IDClashFrame != lines[1].ID {
+		t.Fatalf("the export does not carry the clash marks:\n%s", file)
+	}
+	want, got := d.allFrames(t, sid), d.allFrames(t, d.mustImport(t, "clash.ndjson", file))
+	if len(got) != len(want) {
+		t.Fatalf("%d frames imported, want %d", len(got), len(want))
+	}
+	newID := map[int64]int64{0: 0}
+	for i := range want {
+		newID[want[i].ID] = got[i].ID
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Clash != w.Clash || g.ClashFrameID != newID[w.ClashFrameID] || g.ToolError != w.ToolError || g.ClashNote() == "" != (w.ClashNote() == "") {
+			t.Errorf("imported frame %d: clash %q with %d, tool error %t; want %q with %d, %t", i, g.Clash, g.ClashFrameID, g.ToolError, w.Clash, newID[w.ClashFrameID], w.ToolError)
+		}
+	}
+	if want[1].Clash == "" || want[2].Clash == "" || !want[4].ToolError {
+		t.Fatalf("the recording itself lacks the marks: %+v", want)
+	}
+	marks := func(sessionID int64) (clashes, toolErrors int) {
+		page := d.get(t, fmt.Sprintf("/sessions/%d", sessionID))
+		return strings.Count(page.Body, `data-testid="frame-clash"`), strings.Count(page.Body, `data-status="tool-error"`)
+	}
+	wantClashes, wantToolErrors := marks(sid)
+	if gotClashes, gotToolErrors := marks(got[0].SessionID); wantClashes != 2 || wantToolErrors == 0 || gotClashes != wantClashes || gotToolErrors != wantToolErrors {
+		t.Errorf("the imported session's page shows %d clash badges and %d tool-error marks, the recorded one's %d and %d",
+			gotClashes, gotToolErrors, wantClashes, wantToolErrors)
+	}
+
+	t.Run("a file without clash marks", func(t *testing.T) {
+		var old bytes.Buffer
+		for line := range strings.Lines(string(file)) {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "idClash")
+			delete(m, "idClashFrame")
+			b, _ := json.Marshal(m)
+			old.Write(append(b, '\n'))
+		}
+		frames := d.allFrames(t, d.mustImport(t, "old.ndjson", old.Bytes()))
+		if len(frames) != len(want) || frames[1].Clash != "" || !frames[4].ToolError {
+			t.Errorf("the older file imported as %+v", frames)
+		}
+	})
+}

@@ -389,17 +389,19 @@ type apiError struct {
 }
 
 type apiFrame struct {
-	ID        int64           `json:"id"`
-	Direction string          `json:"direction"`
-	Kind      string          `json:"kind"`
-	RPCType   string          `json:"rpcType"`
-	RPCID     json.RawMessage `json:"rpcId"`
-	Method    string          `json:"method"`
-	Body      json.RawMessage `json:"body"`
-	BodyText  string          `json:"bodyText"`
-	HTTP      json.RawMessage `json:"http"`
-	PairID    int64           `json:"pairId"`
-	LatencyMS float64         `json:"latencyMs"`
+	ID           int64           `json:"id"`
+	Direction    string          `json:"direction"`
+	Kind         string          `json:"kind"`
+	RPCType      string          `json:"rpcType"`
+	RPCID        json.RawMessage `json:"rpcId"`
+	Method       string          `json:"method"`
+	Body         json.RawMessage `json:"body"`
+	BodyText     string          `json:"bodyText"`
+	HTTP         json.RawMessage `json:"http"`
+	PairID       int64           `json:"pairId"`
+	LatencyMS    float64         `json:"latencyMs"`
+	IDClash      string          `json:"idClash"`
+	IDClashFrame int64           `json:"idClashFrame"`
 }
 
 // MustAPIServer registers a server through the API.

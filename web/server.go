@@ -244,6 +244,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.post("/sessions/:id/exchanges/:exchange/edit", editorRole, s.sendEditedRequest)
 	s.get("/frames/:id/body", viewerRole, s.frameBody)
 	s.get("/frames/:id/raw", viewerRole, s.frameRaw)
+	s.post("/frames/:id/reveal", adminRole, s.revealFrameHTTP)
 
 	s.get("/collections", viewerRole, s.listCollections)
 	s.post("/collections", editorRole, s.createCollection)

@@ -30,7 +30,7 @@ func (s *Server) revealSecrets(c echo.Context) error {
 	s.deps.Log.Info("revealed a server's secret values", "by", p.User.Name, "server", id, "secrets", names)
 	noteAudit(c, auditNote{Details: map[string]any{"revealed": names}})
 	c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-	return render(c, http.StatusOK, views.RevealedSecrets(secrets))
+	return render(c, http.StatusOK, views.RevealedSecrets(secrets, "This server's settings hold no secret value."))
 }
 
 // secretSettings lists the values of srv that Redacted hides.
