@@ -17,6 +17,11 @@ type (
 	ResourceContents   = mcpclient.ResourceContents
 	ReadResourceResult = mcpclient.ReadResourceResult
 
+	// ResourcePage and ResourceTemplatePage are one page of a server's
+	// resources/list and resources/templates/list.
+	ResourcePage         = mcpclient.Page[mcpclient.Resource]
+	ResourceTemplatePage = mcpclient.Page[mcpclient.ResourceTemplate]
+
 	// WireFrame is one unit of traffic as the wire layer taps it, before
 	// the recorder classifies and stores it as a Frame.
 	WireFrame = mcpclient.Frame

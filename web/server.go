@@ -4,7 +4,6 @@ package web
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"net/netip"
 	"sync"
@@ -13,65 +12,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/backend/accounts"
-	"github.com/mcp-playground/playground/backend/audit"
-	"github.com/mcp-playground/playground/backend/collections"
-	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/static"
 )
-
-// Deps are the services the handlers use.
-type Deps struct {
-	Registry *backend.Registry
-	Pool     *backend.Pool
-	Sessions backend.SessionStore
-	Frames   backend.FrameStore
-	Hub      Hub
-	Inbox    *backend.Inbox
-	Log      *slog.Logger
-	// Recording, if not nil, says whether frames are being stored; while
-	// it reports a failure every page carries a banner saying so.
-	Recording RecordingHealth
-	// LastCalls, if not nil, keeps each item's last call across reloads.
-	LastCalls LastCallService
-	// Collections keeps saved example calls and runs them.
-	Collections *collections.Service
-	// Revisions, if not nil, holds servers' interface revisions, which the
-	// Overview and the revisions page show (server_drift.go).
-	Revisions backend.RevisionStore
-	// History searches recorded exchanges.
-	History backend.HistoryStore
-	// Imports stores NDJSON exports as read-only sessions (history_io.go).
-	Imports *backend.SessionImporter
-	// Accounts signs people in; every route but signing in, static files
-	// and the health check needs someone signed in (access.go).
-	Accounts *accounts.Service
-	// Health, if not nil, is what /healthz asks whether the database
-	// answers (health.go).
-	Health Health
-	// Audit records who changed what (audit.go) and shows it to admins.
-	Audit *audit.Log
-	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
-	// and shows each sign-in in a debugger (oauth.go).
-	OAuth *oauth.Service
-}
-
-// Hub is what the dashboard uses of the event hub: it subscribes live
-// streams to a session's events (or to backend.SessionStates) and
-// publishes who watches a session (backend.Presence). *backend.Hub
-// implements it; so may a hub that crosses replicas (see
-// backend.Subscriber).
-type Hub interface {
-	backend.Subscriber
-	backend.Publisher
-}
-
-// RecordingHealth reports the recorder's state; *backend.Recorder
-// implements it.
-type RecordingHealth interface {
-	// Failure returns why frames cannot be stored, or nil while they are.
-	Failure() error
-}
 
 // Config says where the dashboard is reachable.
 type Config struct {
