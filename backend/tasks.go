@@ -29,14 +29,6 @@ type TaskStatus struct {
 	Message string
 }
 
-// ToolCallResult is the outcome of CallTool: the tool's result (or the
-// JSON-RPC error) as for Call, and, when the call ran as a task, the task
-// in its last known state.
-type ToolCallResult struct {
-	CallResult
-	Task *Task
-}
-
 // Polling bounds: a task is polled every pollInterval the server suggests,
 // but never more often than minTaskPoll nor less often than maxTaskPoll
 // (status notifications are published as they come, see taskNotified);
@@ -145,72 +137,6 @@ func (p *Pool) RunsAsTask(sessionID int64, tool Tool, wanted bool) bool {
 	return false
 }
 
-// CallTool calls a tool on a live session, registered and followed as
-// CallWith does with o. With asTask (see RunsAsTask) the legacy request is
-// task-augmented; in the modern era the request declares the tasks
-// extension and the server may answer with a task either way. A task is
-// then followed to its end: tasks/get every poll interval (bounded by
-// minTaskPoll and maxTaskPoll), each change of status published on the hub
-// as an Event with Task set; a modern input_required task has its input
-// requests answered (the inbox asks a person) with tasks/update; the legacy
-// era fetches the result with tasks/result, which the server answers once
-// the task ends (sending its own requests meanwhile). CancelCall sends
-// tasks/cancel and the call returns ErrCallCancelled; ctx's deadline ends
-// the wait but leaves the task to the server. A failed task is a
-// CallResult with Error set, as a JSON-RPC error answer is.
-func (p *Pool) CallTool(ctx context.Context, sessionID int64, tool Tool, args json.RawMessage, asTask bool, o CallOptions) (ToolCallResult, error) {
-	ls, err := p.writable(sessionID)
-	if err != nil {
-		return ToolCallResult{}, err
-	}
-	ctx, opts, done, err := p.register(ctx, ls, o)
-	if err != nil {
-		return ToolCallResult{}, err
-	}
-	defer done()
-	var augment *mcpclient.TaskParams
-	if asTask {
-		augment = &mcpclient.TaskParams{TTL: taskTTL.Milliseconds()}
-	}
-	opts, noteFrame, release := p.responseFrameNoter(ls, o, opts)
-	defer release()
-	start := time.Now()
-	raw, created, err := ls.client.StartToolCall(ctx, tool.Name, args, augment, opts...)
-	res, err := p.answer(ctx, ls, o, "tools/call", raw, err, start)
-	if err != nil || created == nil {
-		if err == nil {
-			noteFrame(ctx, &res)
-		}
-		return ToolCallResult{CallResult: res}, err
-	}
-	t := &Task{Task: *created, Tool: tool.Name, Started: start}
-	ls.tasks.put(*t)
-	if o.ID != "" {
-		defer ls.tasks.follow(t.TaskID, o.ID)()
-	}
-	p.publishTask(sessionID, o.ID, t.Task)
-	res, err = p.followTask(ctx, ls, o, t)
-	res.Latency = time.Since(start)
-	return ToolCallResult{CallResult: res, Task: t}, err
-}
-
-// answer turns a client's answer into a CallResult, as Pool.call does, and
-// a call CancelCall ended into ErrCallCancelled.
-func (p *Pool) answer(ctx context.Context, ls *liveSession, o CallOptions, method string, raw json.RawMessage, err error, start time.Time) (CallResult, error) {
-	res := CallResult{Result: raw, Latency: time.Since(start)}
-	var rpcErr *mcpclient.RPCError
-	switch {
-	case err == nil:
-		return res, nil
-	case cancelled(ctx, o):
-		return CallResult{Latency: res.Latency}, ErrCallCancelled
-	case errors.As(err, &rpcErr):
-		return CallResult{Error: rpcErr, Latency: res.Latency}, nil
-	}
-	return CallResult{Latency: res.Latency}, ls.callError(method, err)
-}
-
-// followTask polls t until it ends and returns the outcome of the request
 // it ran; t is kept up to date.
 func (p *Pool) followTask(ctx context.Context, ls *liveSession, o CallOptions, t *Task) (CallResult, error) {
 	modern := ls.client.Era() == mcpclient.EraModern
