@@ -12,38 +12,38 @@ import (
 )
 
 // TestPolledStdinPipe checks that a blocking pipe, as a child process gets
-// it for stdin, is read through the poller: a pending read ends when the
-// reader is closed, which a read blocked in its thread would not; and that
-// the pipe's original description stays in blocking mode.
+// it for stdin, is read again through another description, which leaves
+// the original's blocking mode alone: the data, then io.EOF once the
+// writer is closed.
 func TestPolledStdinPipe(t *testing.T) {
-	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil { // os.Pipe's are non-blocking
-		t.Fatal(err)
-	}
-	r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "stdin writer")
-	defer r.Close()
-	defer w.Close()
+	r, w := blockingPipe(t)
 	got, polled := polledStdin(r)
 	if !polled || got == io.Reader(r) {
 		t.Fatalf("polledStdin(pipe) = %v, %v; want another reader and true", got, polled)
 	}
-	reopened := got.(*os.File)
-
+	defer got.(*os.File).Close()
 	if _, err := w.WriteString("hello\n"); err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 16)
-	if n, err := reopened.Read(buf); err != nil || string(buf[:n]) != "hello\n" {
-		t.Fatalf("read %q, %v; want %q", buf[:n], err, "hello\n")
+	w.Close()
+	if all, err := io.ReadAll(got); err != nil || string(all) != "hello\n" {
+		t.Errorf("read %q, %v; want %q, then io.EOF", all, err, "hello\n")
 	}
-
 	if flags := fileFlags(t, r); flags&syscall.O_NONBLOCK != 0 {
 		t.Errorf("the original descriptor is non-blocking (flags %#x)", flags)
 	}
+}
 
+// TestPolledStdinReadsInThePoller checks that a pending read of the pipe
+// polledStdin opens ends when it is closed, which a read blocked in its
+// thread would not.
+func TestPolledStdinReadsInThePoller(t *testing.T) {
+	r, _ := blockingPipe(t)
+	got, _ := polledStdin(r)
+	reopened := got.(*os.File)
 	readDone := make(chan error, 1)
 	go func() {
-		_, err := reopened.Read(buf)
+		_, err := reopened.Read(make([]byte, 16))
 		readDone <- err
 	}()
 	time.Sleep(50 * time.Millisecond) // let the read wait
@@ -72,6 +72,22 @@ func TestPolledStdinOthers(t *testing.T) {
 	}
 }
 
+// blockingPipe returns a pipe in blocking mode, as a child process gets
+// its stdin (os.Pipe's are non-blocking); the test's end closes it.
+func blockingPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w = os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "stdin writer")
+	t.Cleanup(func() {
+		r.Close()
+		w.Close()
+	})
+	return r, w
+}
+
 // fileFlags returns the status flags of f's open file description.
 func fileFlags(t *testing.T, f *os.File) int {
 	t.Helper()
@@ -79,17 +95,12 @@ func fileFlags(t *testing.T, f *os.File) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var flags int
-	var flagsErr error
+	var flags uintptr
+	var errno syscall.Errno
 	if err := conn.Control(func(fd uintptr) {
-		var errno syscall.Errno
-		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		flags, errno = int(r), e
-		if errno != 0 {
-			flagsErr = errno
-		}
-	}); err != nil || flagsErr != nil {
-		t.Fatal(err, flagsErr)
+		flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	}); err != nil || errno != 0 {
+		t.Fatal(err, errno)
 	}
-	return flags
+	return int(flags)
 }
