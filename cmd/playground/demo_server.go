@@ -32,13 +32,15 @@ func runDemoServer(ctx context.Context, args []string, stdin io.Reader, stdout, 
 		return err
 	}
 	setDemoGCPercent()
-	if *httpAddr == "" {
-		var polled bool
-		if stdin, polled = polledStdin(stdin); !polled {
-			return demoserver.Run(ctx, "", stdin, stdout, stderr)
-		}
+	// Over HTTP every wait is in the runtime's poller; over stdio, only
+	// once stdin is.
+	polled := *httpAddr != ""
+	if !polled {
+		stdin, polled = polledStdin(stdin)
 	}
-	setDemoMaxProcs()
+	if polled {
+		setDemoMaxProcs()
+	}
 	return demoserver.Run(ctx, *httpAddr, stdin, stdout, stderr)
 }
 
@@ -53,9 +55,10 @@ func setDemoGCPercent() {
 
 // setDemoMaxProcs runs this process's Go code on one thread at a time
 // unless the GOMAXPROCS environment variable chose otherwise. A demo server
-// answers one client, and an echo call passes through three goroutines
-// (reader, handler, writer): with a second processor each hand-over wakes
-// another thread, which costs more CPU than the call's own work. With 100
+// answers one client, and the SDK passes each call through several
+// goroutines (its reader, its request queue, a handler): with a second
+// processor each hand-over wakes another thread, which costs more CPU than
+// the call's own work. With 100
 // demo servers on 2 cores, one processor each cuts the CPU an echo costs
 // them by about a fifth over HTTP and, together with polledStdin, by about
 // two fifths over stdio.
