@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -237,5 +238,25 @@ func TestDemoServerGCPercent(t *testing.T) {
 	setDemoGCPercent()
 	if got := debug.SetGCPercent(other); got != other {
 		t.Errorf("with GOGC=150, setDemoGCPercent changed the GC percent to %d, want it left at %d", got, other)
+	}
+}
+
+// TestDemoServerMaxProcs checks that the demo-server process runs on one
+// processor, unless GOMAXPROCS says otherwise.
+func TestDemoServerMaxProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+
+	t.Setenv("GOMAXPROCS", "")
+	runtime.GOMAXPROCS(2)
+	setDemoMaxProcs()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("with GOMAXPROCS unset, GOMAXPROCS is %d, want 1", got)
+	}
+
+	t.Setenv("GOMAXPROCS", "2")
+	runtime.GOMAXPROCS(2)
+	setDemoMaxProcs()
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("with GOMAXPROCS=2, setDemoMaxProcs changed it to %d, want it left at 2", got)
 	}
 }

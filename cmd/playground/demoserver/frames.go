@@ -74,8 +74,8 @@ func checkFrame(frame []byte) *frameError {
 	if jsonDepth(frame) > maxFrameDepth {
 		return parseError("JSON nested deeper than %d levels", maxFrameDepth)
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(frame, &fields); err != nil {
+	m, err := readMembers(frame)
+	if err != nil {
 		var v json.RawMessage
 		if err := json.Unmarshal(frame, &v); err != nil {
 			return parseError("%v", err)
@@ -85,13 +85,9 @@ func checkFrame(frame []byte) *frameError {
 		}
 		return invalidRequest(nil, "a message must be a JSON object")
 	}
-	if fields == nil {
-		return invalidRequest(nil, "a message must be a JSON object")
-	}
-	id, hasID := fields["id"]
+	id, hasID := m.id, m.id != nil
 	idValid := !hasID || isJSONNull(id) || isJSONString(id) || isJSONInt64(id)
-	method, isRequest := fields["method"]
-	if isRequest {
+	if m.method != nil { // a request or a notification
 		var replyID json.RawMessage
 		if hasID && idValid {
 			replyID = id
@@ -99,21 +95,20 @@ func checkFrame(frame []byte) *frameError {
 		switch {
 		case !idValid:
 			return invalidRequest(nil, `"id" must be a string, an integer or null`)
-		case !isJSONString(method):
+		case !isJSONString(m.method):
 			return invalidRequest(replyID, `"method" must be a string`)
-		case !isVersion2(fields["jsonrpc"]):
+		case !isVersion2(m.jsonrpc):
 			return invalidRequest(replyID, `"jsonrpc" must be "2.0"`)
 		}
 		return nil
 	}
-	_, hasResult := fields["result"]
-	rpcErr, hasError := fields["error"]
+	hasResult, hasError := m.result != nil, m.err != nil
 	switch {
-	case !isVersion2(fields["jsonrpc"]):
+	case !isVersion2(m.jsonrpc):
 		return invalidRequest(nil, `"jsonrpc" must be "2.0"`)
 	case !hasID || isJSONNull(id) || !idValid || hasResult == hasError:
 		return invalidRequest(nil, `a message without "method" must be a response: an "id" and one of "result" and "error"`)
-	case hasError && !isWireError(rpcErr):
+	case hasError && !isWireError(m.err):
 		return invalidRequest(nil, `"error" must be an object with an integer "code" and a string "message"`)
 	}
 	return nil
@@ -161,6 +156,9 @@ func isJSONInt64(raw json.RawMessage) bool {
 }
 
 func isVersion2(raw json.RawMessage) bool {
+	if string(raw) == `"2.0"` {
+		return true
+	}
 	var s string
 	return isJSONString(raw) && json.Unmarshal(raw, &s) == nil && s == "2.0"
 }
