@@ -1,0 +1,127 @@
+package lint
+
+import "encoding/json"
+
+// answeredMemory bounds how many answered ids of each side a Linter
+// remembers to tell a second answer from an answer to an id never asked.
+const answeredMemory = 1024
+
+// request is a request in flight.
+type request struct {
+	method    string
+	token     string // its progress token, "" when none
+	cancelled bool
+}
+
+// inFlight is what one side asked: its requests in flight by id, and
+// the ids it got answers for lately, oldest first.
+type inFlight struct {
+	open     map[string]*request
+	tokens   map[string]string // progress token → id of the request that gave it
+	answered map[string]bool
+	order    []string
+}
+
+func newInFlight() *inFlight {
+	return &inFlight{open: map[string]*request{}, tokens: map[string]string{}, answered: map[string]bool{}}
+}
+
+// ask notes the request m; it reports false when its id is already in flight.
+func (f *inFlight) ask(m *msg, token string) bool {
+	id := string(m.id)
+	if _, clash := f.open[id]; clash {
+		return false
+	}
+	f.open[id] = &request{method: m.method, token: token}
+	if token != "" {
+		f.tokens[token] = id
+	}
+	return true
+}
+
+// answer takes the request that id answers out of flight; ok is false
+// when none is in flight, and then again says whether id was answered
+// lately.
+func (f *inFlight) answer(id json.RawMessage) (r *request, ok, again bool) {
+	key := string(id)
+	r, ok = f.open[key]
+	if !ok {
+		return nil, false, f.answered[key]
+	}
+	delete(f.open, key)
+	if r.token != "" {
+		delete(f.tokens, r.token)
+	}
+	f.answered[key] = true
+	f.order = append(f.order, key)
+	if len(f.order) > answeredMemory {
+		delete(f.answered, f.order[0])
+		f.order = f.order[1:]
+	}
+	return r, true, false
+}
+
+// answer judges a response m: whether its id was asked and not answered
+// yet, whether its request was cancelled, and its result against the
+// schema of the request's method.
+func (l *Linter) answer(m *msg, isResult bool, out *findings) {
+	asker := m.sender.other()
+	r, ok, again := l.flight[asker].answer(m.id)
+	switch {
+	case again:
+		out.add(ruleDuplicateResponse, m.ptr("id"), "The request with id "+string(m.id)+" was already answered.")
+		return
+	case !ok:
+		if !l.opts.Excerpt {
+			out.add(ruleUnknownResponse, m.ptr("id"), "No request of the "+asker.String()+" in flight has the id "+string(m.id)+".")
+		}
+		return
+	}
+	if r.cancelled {
+		out.add(ruleAfterCancel, m.ptr("id"), "The request with id "+string(m.id)+" was cancelled before this answer.")
+	}
+	if isResult {
+		l.result(m, r.method, out)
+	}
+}
+
+// cancel marks the request that a notifications/cancelled from sender
+// names as cancelled.
+func (l *Linter) cancel(m *msg) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m.m["params"], &p) != nil || p.RequestID == nil {
+		return
+	}
+	if r, ok := l.flight[m.sender].open[string(p.RequestID)]; ok {
+		r.cancelled = true
+	}
+}
+
+// progress checks that a notifications/progress names the token of a
+// request in flight that its sender received.
+func (l *Linter) progress(m *msg, out *findings) {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	if l.opts.Excerpt || json.Unmarshal(m.m["params"], &p) != nil || p.Token == nil {
+		return
+	}
+	if _, ok := l.flight[m.sender.other()].tokens[string(p.Token)]; !ok {
+		out.add(ruleProgressToken, m.ptr("params", "progressToken"), "No request of the "+m.sender.other().String()+" in flight gave the progress token "+string(p.Token)+".")
+	}
+}
+
+// progressToken is the progress token a request's params._meta give.
+func progressToken(m *msg) string {
+	var p struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(m.m["params"], &p) != nil {
+		return ""
+	}
+	return string(p.Meta.Token)
+}

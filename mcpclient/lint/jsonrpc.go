@@ -1,0 +1,229 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mcp-playground/playground/mcpclient"
+)
+
+// msg is one JSON-RPC message of a frame: its members as they were sent,
+// the pointer to it in the body ("" unless it is in a batch) and what it is.
+type msg struct {
+	raw json.RawMessage
+	m   map[string]json.RawMessage
+	// p holds the members of params once params() has read them.
+	p      map[string]json.RawMessage
+	pRead  bool
+	at     string
+	sender side
+	method string
+	id     json.RawMessage // nil for a notification
+}
+
+func (m *msg) has(key string) bool { _, ok := m.m[key]; return ok }
+
+// ptr is the pointer to the member path of the message.
+func (m *msg) ptr(tokens ...string) string { return m.at + pointerOf(tokens...) }
+
+// notJSON notes that f's body is not JSON: over stdio, a line that is no
+// message; over HTTP, a body that cannot be parsed.
+func (fs *findings) notJSON(f Frame) {
+	if !f.HTTP {
+		fs.add(ruleStdioLine, "", fmt.Sprintf("The %s line is not JSON: %s.", streamOf(f), clip(f.Body)))
+		return
+	}
+	fs.add(ruleParse, "", "The body is not JSON: "+clip(f.Body)+".")
+}
+
+func streamOf(f Frame) string {
+	if f.Direction == mcpclient.Inbound {
+		return "stdout"
+	}
+	return "stdin"
+}
+
+// clip quotes the start of a body for a message.
+func clip(b []byte) string {
+	if len(b) > 60 {
+		return strconv.Quote(string(b[:60])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// message judges a frame of kind message: one JSON-RPC message or a batch.
+func (l *Linter) message(f Frame, out *findings) {
+	body := bytes.TrimSpace(f.Body)
+	if !json.Valid(body) {
+		out.notJSON(f)
+		return
+	}
+	l.transport(f, body, out)
+	sender := senderOf(f.Direction)
+	if len(body) > 0 && body[0] == '[' {
+		var items []json.RawMessage
+		_ = json.Unmarshal(body, &items)
+		if len(items) == 0 {
+			out.add(ruleEmptyBatch, "", "The body is an empty array.")
+			return
+		}
+		if v := l.Version(); v >= "2025-06-18" {
+			out.add(ruleBatch, "", fmt.Sprintf("The body is a batch of %d messages, which version %s does not allow.", len(items), v))
+		}
+		for i, item := range items {
+			l.one(item, sender, "/"+strconv.Itoa(i), out)
+		}
+		return
+	}
+	l.one(body, sender, "", out)
+}
+
+// one judges one JSON-RPC message, at pointer at of the body.
+func (l *Linter) one(raw json.RawMessage, sender side, at string, out *findings) {
+	m := &msg{raw: raw, at: at, sender: sender}
+	if err := json.Unmarshal(raw, &m.m); err != nil || m.m == nil {
+		out.add(ruleNotObject, at, "The message is a JSON "+jsonKind(raw)+", not an object.")
+		return
+	}
+	if v, ok := m.m["jsonrpc"]; !ok {
+		out.add(ruleVersion, m.ptr(), `The message has no "jsonrpc" member.`)
+	} else if string(v) != `"2.0"` {
+		out.add(ruleVersion, m.ptr("jsonrpc"), fmt.Sprintf(`"jsonrpc" is %s, not "2.0".`, v))
+	}
+	switch {
+	case m.has("method"):
+		if err := json.Unmarshal(m.m["method"], &m.method); err != nil {
+			out.add(ruleMethodType, m.ptr("method"), "The method is a JSON "+jsonKind(m.m["method"])+", not a string.")
+			return
+		}
+		if p, ok := m.m["params"]; ok && jsonKind(p) != "object" && jsonKind(p) != "array" {
+			out.add(ruleParamsType, m.ptr("params"), "The params are a JSON "+jsonKind(p)+", not an object.")
+		}
+		if id, ok := m.m["id"]; ok {
+			m.id = id
+			if !validID(id) {
+				out.add(ruleIDType, m.ptr("id"), "The request's id is a JSON "+idKind(id)+", not a string or an integer.")
+			}
+			if isNotificationMethod(m.method) {
+				out.add(ruleNotificationID, m.ptr("id"), fmt.Sprintf("The notification %s carries an id.", m.method))
+			}
+			l.request(m, out)
+			return
+		}
+		l.notification(m, out)
+	case m.has("result") || m.has("error") || m.has("id"):
+		l.response(m, out)
+	default:
+		out.add(ruleShape, m.ptr(), "The message has no method, result or error, so it is neither a request, a notification nor a response.")
+	}
+}
+
+// response judges a response's shape, then pairs it with its request.
+func (l *Linter) response(m *msg, out *findings) {
+	_, isResult := m.m["result"]
+	errObj, isError := m.m["error"]
+	switch {
+	case isResult && isError:
+		out.add(ruleResponseShape, m.ptr(), "The response has both a result and an error.")
+	case !isResult && !isError:
+		out.add(ruleResponseShape, m.ptr(), "The response has neither a result nor an error.")
+	}
+	if isError {
+		errorObject(m, errObj, out)
+	}
+	id, ok := m.m["id"]
+	switch {
+	case !ok:
+		out.add(ruleShape, m.ptr(), "The response has no id.")
+		return
+	case string(id) == "null":
+		if isResult {
+			out.add(ruleNullID, m.ptr("id"), "The result has a null id.")
+		}
+		return
+	case !validID(id):
+		out.add(ruleIDType, m.ptr("id"), "The response's id is a JSON "+idKind(id)+", not a string or an integer.")
+		return
+	}
+	m.id = id
+	l.answer(m, isResult, out)
+}
+
+// errorObject checks an error member: an object, an integer code
+// outside the reserved range's unused part, a string message.
+func errorObject(m *msg, raw json.RawMessage, out *findings) {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil || e == nil {
+		out.add(ruleErrorObject, m.ptr("error"), "The error is a JSON "+jsonKind(raw)+", not an object.")
+		return
+	}
+	code, ok := e["code"]
+	var n int64
+	switch {
+	case !ok:
+		out.add(ruleErrorObject, m.ptr("error"), "The error has no code.")
+	case json.Unmarshal(code, &n) != nil:
+		out.add(ruleErrorObject, m.ptr("error", "code"), "The error code "+string(code)+" is not an integer.")
+	case n >= -32768 && n < -32099 && !definedCode(n):
+		out.add(ruleReservedCode, m.ptr("error", "code"), fmt.Sprintf("The error code %d is in the reserved range but is not one JSON-RPC defines.", n))
+	}
+	if msgRaw, ok := e["message"]; !ok {
+		out.add(ruleErrorObject, m.ptr("error"), "The error has no message.")
+	} else if jsonKind(msgRaw) != "string" {
+		out.add(ruleErrorObject, m.ptr("error", "message"), "The error message is a JSON "+jsonKind(msgRaw)+", not a string.")
+	}
+}
+
+func definedCode(n int64) bool {
+	switch n {
+	case -32700, -32600, -32601, -32602, -32603:
+		return true
+	}
+	return false
+}
+
+// validID reports whether id is a JSON string or integer.
+func validID(id json.RawMessage) bool {
+	switch jsonKind(id) {
+	case "string":
+		return true
+	case "number":
+		_, err := strconv.ParseInt(string(id), 10, 64)
+		return err == nil
+	}
+	return false
+}
+
+func idKind(id json.RawMessage) string {
+	if k := jsonKind(id); k != "number" {
+		return k
+	}
+	return "number " + string(id)
+}
+
+// jsonKind names the kind of a valid JSON value.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func isNotificationMethod(method string) bool {
+	return len(method) > len("notifications/") && method[:len("notifications/")] == "notifications/"
+}

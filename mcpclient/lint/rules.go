@@ -1,0 +1,99 @@
+package lint
+
+// Rule is one check a Linter makes: its stable code, how much breaking
+// it matters, where the specification sets it, and the usual cause and
+// fix when it is broken.
+type Rule struct {
+	Code     string
+	Severity Severity
+	Spec     string
+	Fix      string
+}
+
+const (
+	specJSONRPC   = "https://www.jsonrpc.org/specification"
+	specMCP       = "https://modelcontextprotocol.io/specification/2025-11-25/"
+	specLifecycle = specMCP + "basic/lifecycle"
+	specModern    = "https://modelcontextprotocol.io/specification/2026-07-28/basic"
+)
+
+// The rules, grouped as the package checks them.
+var (
+	ruleParse = Rule{"jsonrpc.parse", SevError, specJSONRPC + "#parse_error",
+		"The sender wrote bytes that are not JSON (-32700): a truncated write, a print to the wrong stream, or a message split across lines."}
+	ruleStdioLine = Rule{"transport.stdio-line", SevError, specMCP + "basic/transports#stdio",
+		"A stdio server wrote a line to stdout that is not a JSON-RPC message; logs belong on stderr (a print or console.log in the server, or a library that logs to stdout)."}
+	ruleNotObject = Rule{"jsonrpc.not-object", SevError, specJSONRPC + "#request_object",
+		"A message is a JSON object; the sender serialised something else (a string, a number, null)."}
+	ruleVersion = Rule{"jsonrpc.version", SevError, specJSONRPC + "#request_object",
+		`Every message carries "jsonrpc": "2.0" exactly; the sender left it out or wrote another value.`}
+	ruleShape = Rule{"jsonrpc.shape", SevError, specJSONRPC + "#request_object",
+		"A message is a request (method and id), a notification (method, no id) or a response (id and result or error) (-32600: missing required fields)."}
+	ruleIDType = Rule{"jsonrpc.id-type", SevError, specMCP + "basic#requests",
+		"An id is a string or an integer, never null, a fraction, a boolean or a structure; the sender's id generator is broken."}
+	ruleMethodType = Rule{"jsonrpc.method-type", SevError, specJSONRPC + "#request_object",
+		"The method is a string naming the procedure (-32601 names a method the receiver does not know)."}
+	ruleParamsType = Rule{"jsonrpc.params-type", SevError, specJSONRPC + "#parameter_structures",
+		"Params, when present, are an object (MCP) or an array (plain JSON-RPC), never a string, number or null."}
+	ruleResponseShape = Rule{"jsonrpc.response-shape", SevError, specJSONRPC + "#response_object",
+		"A response holds exactly one of result and error; the sender set both, or neither."}
+	ruleErrorObject = Rule{"jsonrpc.error-object", SevError, specJSONRPC + "#error_object",
+		"An error is an object with an integer code and a string message; the sender's error path serialises its own exception type."}
+	ruleReservedCode = Rule{"jsonrpc.reserved-code", SevWarning, specJSONRPC + "#error_object",
+		"Codes from -32768 to -32000 are reserved: only -32700, -32600, -32601, -32602, -32603 and the server errors -32099..-32000 have a meaning; use a code outside the range for an application error."}
+	ruleNullID = Rule{"jsonrpc.null-id", SevError, specJSONRPC + "#response_object",
+		"Only an error answering a request whose id could not be read has a null id; a result always names the request it answers."}
+	ruleUnknownResponse = Rule{"jsonrpc.unknown-response", SevError, specJSONRPC + "#response_object",
+		"A response answers an id that was never asked: the responder rewrote or mistyped the id (a number sent back as a string), or the request went to another session."}
+	ruleDuplicateResponse = Rule{"jsonrpc.duplicate-response", SevError, specJSONRPC + "#response_object",
+		"A request is answered once; the responder answered it twice (a retry, or two handlers for one method)."}
+	ruleDuplicateID = Rule{"jsonrpc.duplicate-id", SevError, specMCP + "basic#requests",
+		"The request reuses the id of a request of the same sender still in flight, so the answers cannot be told apart; the id counter restarted or is shared."}
+	ruleBatch = Rule{"jsonrpc.batch", SevError, specMCP + "basic#messages",
+		"This protocol version has no JSON-RPC batches (removed in 2025-06-18); send each message on its own."}
+	ruleEmptyBatch = Rule{"jsonrpc.empty-batch", SevError, specJSONRPC + "#batch",
+		"An empty array is not a batch (-32600); send nothing instead."}
+
+	ruleNotificationID = Rule{"mcp.notification-id", SevError, specMCP + "basic#notifications",
+		"A notifications/* method is a notification and carries no id; the sender built it as a request, so it may wait for an answer that never comes."}
+	ruleUnknownMethod = Rule{"mcp.unknown-method", SevWarning, specMCP + "schema",
+		"The method is not in the protocol version in use (-32601 Method not found): a typo, a method of another version, or a vendor extension."}
+	ruleMethodDirection = Rule{"mcp.method-direction", SevError, specMCP + "schema",
+		"The method exists in this version, but the other side sends it: a client-only request sent by the server, or the reverse."}
+	ruleSchema = Rule{"mcp.schema", SevError, specMCP + "schema",
+		"The message does not match the version's schema: a required field is missing or a value has the wrong type (-32602 Invalid params for a request's arguments)."}
+	ruleContentType = Rule{"mcp.content-type", SevError, specMCP + "server/tools#tool-result",
+		"A content item's type is not one the version defines (text, image, audio, resource_link, resource, as the version has them); the server uses a newer version's type or a private one."}
+	ruleUnknownVersion = Rule{"mcp.unknown-version", SevInfo, specLifecycle + "#version-negotiation",
+		"The session's protocol version is not one this linter has a schema for, so only the JSON-RPC rules are checked."}
+	ruleInitializeFirst = Rule{"mcp.lifecycle.initialize-first", SevError, specLifecycle + "#initialization",
+		"In a legacy session the first request is initialize; the client skipped the handshake (or spoke the modern era without its _meta)."}
+	ruleInitializeTwice = Rule{"mcp.lifecycle.initialize-twice", SevError, specLifecycle + "#initialization",
+		"initialize is sent once per session; reconnect for a new one."}
+	ruleInitializedFirst = Rule{"mcp.lifecycle.initialized-first", SevError, specLifecycle + "#initialization",
+		"After the initialize result the client sends notifications/initialized before any request but ping; the client skipped it or sent requests too early."}
+	ruleServerEarly = Rule{"mcp.lifecycle.server-early", SevWarning, specLifecycle + "#initialization",
+		"The server sent a request other than ping before the client's notifications/initialized."}
+	ruleCapability = Rule{"mcp.capability", SevError, specMCP + "basic/lifecycle#capability-negotiation",
+		"The request needs a capability the other side did not advertise (in initialize, or in the modern era's _meta and server/discover); check the capabilities before sending."}
+	ruleMetaMissing = Rule{"mcp.meta-missing", SevError, specModern,
+		"In the modern era every request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in params._meta."}
+	ruleProgressToken = Rule{"mcp.progress-token", SevWarning, specMCP + "basic/utilities/progress",
+		"Progress names a progressToken that no request in flight gave, or comes after the request's final response."}
+	ruleAfterCancel = Rule{"mcp.response-after-cancel", SevWarning, specMCP + "basic/utilities/cancellation",
+		"The request was cancelled with notifications/cancelled; the receiver should stop and not answer it (a late answer is harmless but is wasted work)."}
+
+	ruleContentTypeHeader = Rule{"transport.content-type", SevError, specMCP + "basic/transports#streamable-http",
+		"A JSON-RPC message over HTTP comes as application/json or in a text/event-stream; the server sent another Content-Type."}
+	ruleHTTPStatus = Rule{"transport.http-status", SevError, specMCP + "basic/transports#streamable-http",
+		"A JSON-RPC result came with an HTTP error status; a server answers a request it handled with 200 (or a stream), and a failure as a JSON-RPC error."}
+)
+
+// Rules lists every rule a Linter checks, by code.
+func Rules() []Rule {
+	return []Rule{ruleParse, ruleStdioLine, ruleNotObject, ruleVersion, ruleShape, ruleIDType, ruleMethodType, ruleParamsType,
+		ruleResponseShape, ruleErrorObject, ruleReservedCode, ruleNullID, ruleUnknownResponse, ruleDuplicateResponse,
+		ruleDuplicateID, ruleBatch, ruleEmptyBatch, ruleNotificationID, ruleUnknownMethod, ruleMethodDirection, ruleSchema,
+		ruleContentType, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
+		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus}
+}
