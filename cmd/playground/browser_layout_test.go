@@ -181,7 +181,12 @@ func TestBrowserAppsTab(t *testing.T) {
 	p.waitApp(app, "the app shows the tool's result", `document.getElementById("server-time").textContent.startsWith("20") ? "yes" : ""`)
 	// The app's page loads without a console error: its policy is one the
 	// browser takes whole (no frame-ancestors source that it refuses).
-	for _, m := range p.appConsoleErrors(app) {
+	for _, m := range p.appConsoleErrors(app, frame) {
+		if e2eOwnURLRefusal(m) {
+			// The app's page asks for its own address from its opaque
+			// origin; Debian's Chromium 148 reports it, later ones do not.
+			continue
+		}
 		t.Errorf("the app's console: %s", m)
 	}
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
@@ -231,10 +236,26 @@ func TestBrowserAppsTab(t *testing.T) {
 	}
 }
 
-// appConsoleErrors reloads the app's frame and returns the console errors
-// that its page gives as it loads again (those of its first load went by
-// before the test could attach to its frame).
-func (p *e2ePage) appConsoleErrors(app context.Context) []string {
+// e2eOwnURLRefusal reports whether a console message is Chromium refusing a
+// sandboxed app page (opaque origin) a load of its own address, and
+// nothing else.
+func e2eOwnURLRefusal(m string) bool {
+	rest, ok := strings.CutPrefix(m, "error: Unsafe attempt to load URL ")
+	if !ok {
+		return false
+	}
+	target, frameURL, ok := strings.Cut(strings.TrimSpace(rest), " from frame with URL ")
+	frameURL = strings.TrimSuffix(frameURL, ". Domains, protocols and ports must match.")
+	return ok && target == frameURL && strings.Contains(target, "/apps/")
+}
+
+// appConsoleErrors reloads the app's frame (the iframe that sel finds) and
+// returns the console errors that its page gives as it loads again (those
+// of its first load went by before the test could attach to its frame).
+// The dashboard's page reloads it, as the dashboard would: a sandboxed
+// page without allow-same-origin may not navigate itself, and Chromium
+// says so on the console.
+func (p *e2ePage) appConsoleErrors(app context.Context, sel string) []string {
 	p.t.Helper()
 	var mu sync.Mutex
 	var errs []string
@@ -257,7 +278,7 @@ func (p *e2ePage) appConsoleErrors(app context.Context) []string {
 			}
 		}
 	}()
-	p.evalApp(app, `setTimeout(() => location.reload(), 50), ""`)
+	e2eEval[string](p, "reload the app frame", sel, `(f => (setTimeout(() => { f.src = f.src }, 50), ""))(document.querySelector(`+e2eJS(sel)+`))`)
 	select {
 	case <-loaded:
 	case <-time.After(e2eStepTimeout):
