@@ -31,32 +31,29 @@ type Recorder struct {
 	hub   Publisher
 	log   *slog.Logger
 
-	queue      chan recordItem
-	classified chan classifiedItem // from classifyLoop to commitLoop
+	in         *intake
+	classified chan []classifiedItem // batches, from classifyLoop to commitLoop
 	stop       chan struct{}
 	done       chan struct{}
 
 	closeOnce sync.Once
 	mu        sync.Mutex
-	closed    bool
-	failure   error          // the last write failure, nil once a write succeeds again
-	senders   sync.WaitGroup // enqueue calls in progress; run drains after they finish
-	committed int64          // the id of the last frame committed; every earlier one is too
-	commits   chan struct{}  // closed (and replaced) on every commit
-	// hurry asks the batch being gathered to be committed without
-	// lingering, for someone waiting for one of its frames.
-	hurry chan struct{}
+	failure   error         // the last write failure, nil once a write succeeds again
+	committed int64         // the id of the last frame committed; every earlier one is too
+	commits   chan struct{} // closed (and replaced) on every commit
 
 	watchMu  sync.Mutex
 	watches  map[pendingKey]*RequestWatch // requests about to be sent, by their key
 	watching atomic.Int32                 // len(watches), read without the lock
+	// awaiting counts the watched requests classified and not yet
+	// answered: while any is, frames are classified without lingering.
+	awaiting atomic.Int32
 
 	// nextID is the next frame id to hand out: classifyLoop takes them
 	// one at a time, ReserveFrameIDs in blocks.
 	nextID atomic.Int64
 
 	pending pendingRequests // owned by classifyLoop
-	linger  *time.Timer     // owned by commitLoop; stopped between batches
 }
 
 // recordItem is a frame to store, or a control marker.
@@ -68,15 +65,22 @@ type recordItem struct {
 }
 
 const (
-	recorderQueue    = 8192
+	// recorderQueue bounds the frames waiting to be classified; past it
+	// Record waits.
+	recorderQueue = 8192
+	// recorderMaxBatch is the most frames committed in one transaction.
 	recorderMaxBatch = 1024
 	// maxPendingPerRun bounds the unanswered requests the recorder keeps
 	// to pair; requests past it are recorded unpaired.
 	maxPendingPerRun = 100000
-	// recorderLinger is how long a batch waits for more frames after its
-	// first: a trickle of frames (a request now, its response a moment
-	// later) then costs one transaction, not one each, which keeps the
-	// recorder's share of the CPU small; viewers see frames that much later.
+	// recorderLinger is how long the recorder waits for more frames after
+	// the first one queued while it was idle: a trickle of frames (a
+	// request now, its response a moment later) then wakes it once and
+	// costs one transaction, not one each, which keeps the recorder's
+	// share of the CPU small and its work off the senders' path; viewers
+	// see frames that much later. Nobody waits for the linger while a
+	// watched request is on its way (see RequestWatch) or a Flush is
+	// waiting.
 	recorderLinger = 2 * time.Millisecond
 )
 
@@ -88,17 +92,14 @@ func NewRecorder(ctx context.Context, store FrameStore, hub Publisher, log *slog
 	}
 	r := &Recorder{
 		store: store, hub: hub, log: log,
-		queue:      make(chan recordItem, recorderQueue),
-		classified: make(chan classifiedItem, recorderMaxBatch),
+		in:         newIntake(),
+		classified: make(chan []classifiedItem, 4),
 		stop:       make(chan struct{}),
 		done:       make(chan struct{}),
 		commits:    make(chan struct{}),
-		hurry:      make(chan struct{}, 1),
 		watches:    map[pendingKey]*RequestWatch{},
 		pending:    newPendingRequests(),
-		linger:     time.NewTimer(time.Hour),
 	}
-	r.linger.Stop()
 	r.nextID.Store(maxID + 1)
 	r.committed = maxID
 	go r.classifyLoop()
@@ -145,8 +146,8 @@ func (r *Recorder) Flush(ctx context.Context) error {
 }
 
 // waitCommitted waits until the frame id, which the recorder has already
-// classified, is committed, hurrying the batch that holds it; it fails
-// when ctx ends or the recorder closes first.
+// classified, is committed (a classified frame's batch is committed
+// without lingering); it fails when ctx ends or the recorder closes first.
 func (r *Recorder) waitCommitted(ctx context.Context, id int64) error {
 	for {
 		r.mu.Lock()
@@ -154,10 +155,6 @@ func (r *Recorder) waitCommitted(ctx context.Context, id int64) error {
 		r.mu.Unlock()
 		if committed {
 			return nil
-		}
-		select {
-		case r.hurry <- struct{}{}:
-		default: // a hurry is pending already
 		}
 		select {
 		case <-commits:
@@ -185,9 +182,7 @@ func (r *Recorder) Failure() error {
 // Close commits every queued frame and stops the recorder. It is idempotent.
 func (r *Recorder) Close() error {
 	r.closeOnce.Do(func() {
-		r.mu.Lock()
-		r.closed = true
-		r.mu.Unlock()
+		r.in.close()
 		close(r.stop)
 	})
 	<-r.done
@@ -195,46 +190,56 @@ func (r *Recorder) Close() error {
 }
 
 // enqueue queues it, or reports ErrRecorderClosed; an item it accepted is
-// always processed, because run drains the queue only after every enqueue
-// in progress has finished.
+// always processed. It wakes classifyLoop only when it must: for the
+// first item of a burst, and at once for a marker or while a watched
+// request is on its way.
 func (r *Recorder) enqueue(it recordItem) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return ErrRecorderClosed
-	}
-	r.senders.Add(1)
-	r.mu.Unlock()
-	defer r.senders.Done()
-	select {
-	case r.queue <- it:
-		return nil
-	case <-r.stop:
-		return ErrRecorderClosed
+	urgent := it.flushed != nil || r.watching.Load() > 0 || r.awaiting.Load() > 0
+	return r.in.put(it, urgent, r.stop)
+}
+
+// classifyLoop is the first of the recorder's two goroutines: woken by
+// the intake, it lingers for more frames unless someone waits, takes
+// every queued item, classifies the frames (so that a watched request
+// learns its frame ids without waiting for any commit) and hands them on
+// to commitLoop as one batch, in order.
+func (r *Recorder) classifyLoop() {
+	defer close(r.classified)
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
+	for {
+		select {
+		case <-r.in.wake:
+		case <-r.stop:
+			r.classifyQueued() // what was queued before Close
+			return
+		}
+		if !r.in.isUrgent() {
+			linger.Reset(recorderLinger)
+			select {
+			case <-linger.C:
+			case <-r.in.wake: // an urgent item came
+				linger.Stop()
+			case <-r.stop:
+				linger.Stop()
+			}
+		}
+		r.classifyQueued()
 	}
 }
 
-// classifyLoop is the first of the recorder's two goroutines: it
-// classifies each frame the moment it is queued (so that a watched request
-// learns its frame ids without waiting for any commit) and hands it on to
-// commitLoop, in order.
-func (r *Recorder) classifyLoop() {
-	defer close(r.classified)
-	for {
-		select {
-		case it := <-r.queue:
-			r.take(it)
-		case <-r.stop:
-			// Drain what was queued before Close, once no enqueue can add more.
-			r.senders.Wait()
-			for {
-				select {
-				case it := <-r.queue:
-					r.take(it)
-				default:
-					return
-				}
+// classifyQueued takes every queued item and hands on what it makes of
+// them, in batches of at most recorderMaxBatch.
+func (r *Recorder) classifyQueued() {
+	for _, items := range r.in.takeAll() {
+		batch := make([]classifiedItem, 0, len(items))
+		for _, it := range items {
+			if c, ok := r.take(it); ok {
+				batch = append(batch, c)
 			}
+		}
+		if len(batch) > 0 {
+			r.classified <- batch
 		}
 	}
 }
@@ -247,34 +252,60 @@ type classifiedItem struct {
 	flushed  chan struct{}
 }
 
-// take handles one queued item.
-func (r *Recorder) take(it recordItem) {
+// take handles one queued item, returning what commitLoop is to have of
+// it (nothing for a forget marker).
+func (r *Recorder) take(it recordItem) (classifiedItem, bool) {
 	switch {
 	case it.forget:
 		r.forget(it.sessionID)
+		return classifiedItem{}, false
 	case it.flushed != nil:
-		r.classified <- classifiedItem{flushed: it.flushed}
+		return classifiedItem{flushed: it.flushed}, true
 	default:
 		f, ex := r.classify(it.sessionID, it.frame)
-		r.classified <- classifiedItem{frame: f, exchange: ex}
+		return classifiedItem{frame: f, exchange: ex}, true
 	}
 }
 
-// commitLoop is the second goroutine: it commits what classifyLoop hands
-// on, in batches, until classifyLoop has stopped.
+// commitLoop is the second goroutine: it commits the batches
+// classifyLoop hands on, joining those already waiting (up to
+// recorderMaxBatch frames a transaction), until classifyLoop has stopped.
 func (r *Recorder) commitLoop() {
 	defer close(r.done)
-	for it := range r.classified {
-		r.handleBatch(it)
+	var next []classifiedItem // taken, for the next transaction
+	for {
+		if next == nil {
+			var ok bool
+			if next, ok = <-r.classified; !ok {
+				return
+			}
+		}
+		var b batch
+		b.addAll(next)
+		next = nil
+	gather:
+		for len(b.frames) < recorderMaxBatch {
+			select {
+			case more, ok := <-r.classified:
+				if !ok {
+					break gather
+				}
+				if len(b.frames)+len(more) > recorderMaxBatch {
+					next = more
+					break gather
+				}
+				b.addAll(more)
+			default:
+				break gather
+			}
+		}
+		r.handleBatch(b)
 	}
 }
 
-// handleBatch takes first and what else is handed on at once or within
-// recorderLinger (up to the batch size), commits the frames among them in
-// one transaction, publishes them, then serves the flush markers.
-func (r *Recorder) handleBatch(first classifiedItem) {
-	var b batch
-	r.gather(first, &b)
+// handleBatch commits the frames of b in one transaction, publishes them,
+// then serves the flush markers.
+func (r *Recorder) handleBatch(b batch) {
 	if len(b.frames) > 0 {
 		r.commit(b.frames, b.exchanges)
 	}
@@ -283,69 +314,23 @@ func (r *Recorder) handleBatch(first classifiedItem) {
 	}
 }
 
-// batch is what handleBatch has taken so far.
+// batch is what commitLoop commits at once.
 type batch struct {
 	frames    []Frame
 	exchanges []Exchange
 	flushed   []chan struct{}
 }
 
-func (b *batch) add(it classifiedItem) {
-	if it.flushed != nil {
-		b.flushed = append(b.flushed, it.flushed)
-		return
-	}
-	b.frames = append(b.frames, it.frame)
-	if it.exchange != nil {
-		b.exchanges = append(b.exchanges, *it.exchange)
-	}
-}
-
-// gather takes first and the items handed on after it: whatever is there
-// at once and, unless a Flush or a commit waiter (see waitCommitted) is
-// waiting or the recorder is stopping, whatever arrives within
-// recorderLinger, up to recorderMaxBatch items.
-func (r *Recorder) gather(first classifiedItem, b *batch) {
-	b.add(first)
-	n := 1
-	urgent := first.flushed != nil
-	lingering := false
-	defer func() {
-		if lingering {
-			r.linger.Stop()
+func (b *batch) addAll(items []classifiedItem) {
+	for _, it := range items {
+		if it.flushed != nil {
+			b.flushed = append(b.flushed, it.flushed)
+			continue
 		}
-	}()
-	for n < recorderMaxBatch {
-		var it classifiedItem
-		var ok bool
-		select {
-		case it, ok = <-r.classified:
-		default:
-			if urgent {
-				return
-			}
-			if !lingering {
-				r.linger.Reset(recorderLinger)
-				lingering = true
-			}
-			select {
-			case it, ok = <-r.classified:
-			case <-r.hurry:
-				urgent = true
-				continue // take what is there already, then commit
-			case <-r.linger.C:
-				lingering = false
-				return
-			case <-r.stop:
-				return
-			}
+		b.frames = append(b.frames, it.frame)
+		if it.exchange != nil {
+			b.exchanges = append(b.exchanges, *it.exchange)
 		}
-		if !ok {
-			return // classifyLoop has stopped; commitLoop ends after this batch
-		}
-		b.add(it)
-		n++
-		urgent = urgent || it.flushed != nil
 	}
 }
 

@@ -150,7 +150,10 @@ func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchan
 func (r *Recorder) pend(f *Frame) {
 	key := pendingKey{f.SessionID, f.Direction, f.RPCID}
 	req := pendingRequest{frameID: f.ID, time: f.Time, method: f.Method, watch: r.takeWatch(key)}
-	req.watch.sent(f.ID)
+	if req.watch != nil {
+		req.watch.sent(f.ID)
+		r.awaiting.Add(1)
+	}
 	if oldest, taken := r.pending.add(key, req); taken {
 		f.Clash, f.ClashFrameID = ClashDuplicate, oldest.frameID
 	}

@@ -74,6 +74,7 @@ func (w *RequestWatch) answer(request, response int64) {
 		return
 	}
 	w.request, w.response, w.done = request, response, true
+	w.r.awaiting.Add(-1)
 	close(w.answered)
 }
 
@@ -94,8 +95,8 @@ func (w *RequestWatch) Answered(ctx context.Context) (request, response int64, e
 
 // Committed is Answered, returning once the response is also stored, so
 // that the caller may store rows that refer to it. It waits for that
-// frame's commit alone, not for everything recorded before it, and asks
-// its batch not to linger, since someone is waiting for it.
+// frame's commit alone, not for everything recorded before it; nothing
+// lingers while a watched request waits for its answer.
 func (w *RequestWatch) Committed(ctx context.Context) (request, response int64, err error) {
 	request, response, err = w.Answered(ctx)
 	if err != nil || response == 0 {
