@@ -48,10 +48,10 @@ func newPendingRequests() pendingRequests {
 // add keeps req pending under key, and returns the oldest request already
 // pending under it (ok false when there was none). Past maxPendingPerRun
 // requests, req is not kept.
-func (p *pendingRequests) add(key pendingKey, req pendingRequest) (oldest pendingRequest, ok bool) {
+func (p *pendingRequests) add(key pendingKey, req pendingRequest) (oldest pendingRequest, ok, kept bool) {
 	oldest, ok = p.first[key]
 	if p.n >= maxPendingPerRun {
-		return oldest, ok
+		return oldest, ok, false
 	}
 	p.n++
 	if ok {
@@ -59,7 +59,7 @@ func (p *pendingRequests) add(key pendingKey, req pendingRequest) (oldest pendin
 	} else {
 		p.first[key] = req
 	}
-	return oldest, ok
+	return oldest, ok, true
 }
 
 // take removes and returns the oldest request pending under key, and the
@@ -150,12 +150,13 @@ func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchan
 func (r *Recorder) pend(f *Frame) {
 	key := pendingKey{f.SessionID, f.Direction, f.RPCID}
 	req := pendingRequest{frameID: f.ID, time: f.Time, method: f.Method, watch: r.takeWatch(key)}
-	if req.watch != nil {
-		req.watch.sent(f.ID)
-		r.awaiting.Add(1)
-	}
-	if oldest, taken := r.pending.add(key, req); taken {
+	req.watch.sent(f.ID)
+	oldest, taken, kept := r.pending.add(key, req)
+	if taken {
 		f.Clash, f.ClashFrameID = ClashDuplicate, oldest.frameID
+	}
+	if !kept {
+		req.watch.answer(f.ID, 0) // it will not be paired
 	}
 }
 

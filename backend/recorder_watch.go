@@ -59,10 +59,12 @@ func (w *RequestWatch) Close() {
 	w.r.watchMu.Unlock()
 }
 
-// sent notes the request's frame id; a nil watch does nothing.
+// sent notes the request's frame id, and that the recorder must not
+// linger until answer; a nil watch does nothing.
 func (w *RequestWatch) sent(frameID int64) {
 	if w != nil {
 		w.request = frameID
+		w.r.awaiting.Add(1)
 	}
 }
 
