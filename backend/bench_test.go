@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/benchfig"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -55,7 +56,7 @@ func benchRecording(b *testing.B, transport string) {
 	}
 	defer db.Close()
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, testLogger(b))
+	rec, err := backend.NewRecorder(ctx, db, hub, backendtest.Logger(b))
 	if err != nil {
 		b.Fatal(err)
 	}

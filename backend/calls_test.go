@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
@@ -20,9 +21,9 @@ import (
 func TestPoolCancelCall(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
-	sub := e.hub.Subscribe(sess.ID)
+	sub := e.Hub.Subscribe(sess.ID)
 	defer sub.Close()
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 
 	type outcome struct {
 		res backend.CallResult
@@ -30,7 +31,7 @@ func TestPoolCancelCall(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"progress_hang","arguments":{}}`),
+		res, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"progress_hang","arguments":{}}`),
 			backend.CallOptions{ID: "c1", Progress: true})
 		done <- outcome{res, err}
 	}()
@@ -56,12 +57,12 @@ func TestPoolCancelCall(t *testing.T) {
 		t.Errorf("last progress = %+v, want 2 of 2 with message", last)
 	}
 
-	_, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), backend.CallOptions{ID: "c1"})
+	_, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), backend.CallOptions{ID: "c1"})
 	if backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("a second call with a running id: %v, want a conflict", err)
 	}
 
-	if running, err := e.pool.CancelCall(sess.ID, "c1"); !running || err != nil {
+	if running, err := e.Pool.CancelCall(sess.ID, "c1"); !running || err != nil {
 		t.Fatalf("CancelCall(c1) = %v, %v; want true, nil", running, err)
 	}
 	select {
@@ -72,13 +73,13 @@ func TestPoolCancelCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the cancelled call did not return")
 	}
-	if err := e.rec.Flush(ctx); err != nil {
+	if err := e.Rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := countFrames(t, e, sess.ID, "notifications/cancelled", backend.RPCNotification); n != 1 {
 		t.Errorf("%d notifications/cancelled recorded, want 1", n)
 	}
-	frames, err := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
+	frames, err := e.DB.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,17 +89,17 @@ func TestPoolCancelCall(t *testing.T) {
 		}
 	}
 
-	if running, err := e.pool.CancelCall(sess.ID, "c1"); running || err != nil {
+	if running, err := e.Pool.CancelCall(sess.ID, "c1"); running || err != nil {
 		t.Errorf("CancelCall(c1) again = %v, %v; want false, nil", running, err)
 	}
-	res, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), backend.CallOptions{ID: "c2"})
+	res, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), backend.CallOptions{ID: "c2"})
 	if err != nil || res.Result == nil {
 		t.Fatalf("echo: %+v, %v", res, err)
 	}
-	if running, err := e.pool.CancelCall(sess.ID, "c2"); running || err != nil {
+	if running, err := e.Pool.CancelCall(sess.ID, "c2"); running || err != nil {
 		t.Errorf("CancelCall of a finished call = %v, %v; want false, nil", running, err)
 	}
-	if _, err := e.pool.CancelCall(sess.ID, "never"); backend.ErrorCodeOf(err) != backend.ENotFound {
+	if _, err := e.Pool.CancelCall(sess.ID, "never"); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("CancelCall of an unknown call: %v, want not found", err)
 	}
 }

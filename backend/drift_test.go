@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/jsondiff"
 )
 
@@ -70,10 +71,10 @@ func mustDriftServer(tb testing.TB) *driftServer {
 // disconnects; it returns AwaitRevision's error.
 func (e *env) connectForRevision(t *testing.T, serverID int64) (backend.Session, error) {
 	t.Helper()
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	sess := e.MustConnect(t, serverID)
-	err := e.pool.AwaitRevision(ctx, sess.ID)
-	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
+	err := e.Pool.AwaitRevision(ctx, sess.ID)
+	if err := e.Pool.Disconnect(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	return sess, err
@@ -81,7 +82,7 @@ func (e *env) connectForRevision(t *testing.T, serverID int64) (backend.Session,
 
 func (e *env) mustRevisions(t *testing.T, serverID int64) []backend.Revision {
 	t.Helper()
-	revs, err := e.db.Revisions(testContext(t), serverID, 0, 10)
+	revs, err := e.DB.Revisions(backendtest.Context(t), serverID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func (e *env) mustRevisions(t *testing.T, serverID int64) []backend.Revision {
 
 func TestInterfaceDrift(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	d := mustDriftServer(t)
 	id := e.MustServer(t, httpServer("drift", d.URL))
 
@@ -106,7 +107,7 @@ func TestInterfaceDrift(t *testing.T) {
 	if len(l.Tools) != 3 || len(l.Resources) != 1 || len(l.ResourceTemplates) != 0 || len(l.Prompts) != 0 || l.Prompts == nil {
 		t.Errorf("first listing = %d tools, %d resources, %d templates, prompts %v", len(l.Tools), len(l.Resources), len(l.ResourceTemplates), l.Prompts)
 	}
-	if err := e.rec.Flush(ctx); err != nil {
+	if err := e.Rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := countFrames(t, e, first.ID, "prompts/list", backend.RPCRequest); n != 0 {
@@ -146,7 +147,7 @@ func TestInterfaceDrift(t *testing.T) {
 		if _, err := e.connectForRevision(t, id); err != nil {
 			t.Fatal(err)
 		}
-		latest, ok, err := backend.LatestDrift(ctx, e.db, id)
+		latest, ok, err := backend.LatestDrift(ctx, e.DB, id)
 		if err != nil || !ok {
 			t.Fatalf("LatestDrift = %v, %v", ok, err)
 		}
@@ -160,7 +161,7 @@ func TestInterfaceDrift(t *testing.T) {
 		if !reflect.DeepEqual(latest.Changes, want) {
 			t.Errorf("changes = %+v\nwant      %+v", latest.Changes, want)
 		}
-		all, err := backend.ServerRevisions(ctx, e.db, id)
+		all, err := backend.ServerRevisions(ctx, e.DB, id)
 		if err != nil || len(all) != 2 || all[1].Previous != nil || all[1].Revision.Number != 1 {
 			t.Errorf("ServerRevisions = %+v, %v", all, err)
 		}
@@ -171,16 +172,16 @@ func TestInterfaceDrift(t *testing.T) {
 // the server says its tool list changed.
 func TestInterfaceDriftOnListChanged(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	d := mustDriftServer(t)
 	id := e.MustServer(t, httpServer("drift", d.URL))
 	sess := e.MustConnect(t, id)
-	if err := e.pool.AwaitRevision(ctx, sess.ID); err != nil {
+	if err := e.Pool.AwaitRevision(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	d.AddTool(&mcp.Tool{Name: "late", InputSchema: schema()}, noTool)
 	for {
-		latest, ok, err := backend.LatestDrift(ctx, e.db, id)
+		latest, ok, err := backend.LatestDrift(ctx, e.DB, id)
 		if err != nil {
 			t.Fatal(err)
 		}

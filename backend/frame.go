@@ -201,6 +201,13 @@ type FrameStore interface {
 	// ENotFound *Error. Frames read otherwise decrypt nothing: this is
 	// for an admin who asked to see them.
 	RevealFrameHTTP(ctx context.Context, id int64) (*HTTPInfo, error)
+	// FrameHTTPSecrets says which places of frame id's HTTP exchange are
+	// sealed and which were never recorded (SecretsOfHTTP), as noted when
+	// the frame was stored, without decrypting anything; the zero
+	// HTTPSecrets when the frame has no HTTP info, or an ENotFound *Error.
+	// Of a frame stored before the note was kept, every place shown
+	// redacted counts as sealed: only a reveal tells them apart.
+	FrameHTTPSecrets(ctx context.Context, id int64) (HTTPSecrets, error)
 	// CountFrames returns how many frames a session has.
 	CountFrames(ctx context.Context, sessionID int64) (int, error)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
@@ -17,16 +18,16 @@ func TestCallResponseFrameAndLastCall(t *testing.T) {
 	e := MustEnv(t)
 	serverID := e.MustServer(t, sdktest.StdioServer("sdk"))
 	sess := e.MustConnect(t, serverID)
-	ctx := testContext(t)
-	last := backend.NewLastCalls(e.db, e.db)
+	ctx := backendtest.Context(t)
+	last := backend.NewLastCalls(e.DB, e.DB)
 
 	args := json.RawMessage(`{"text":"find me"}`)
-	res, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"find me"}}`),
+	res, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"find me"}}`),
 		backend.CallOptions{ResponseFrame: true})
 	if err != nil || res.ResponseFrameID == 0 {
 		t.Fatalf("CallWith = %+v, %v; want a response frame id", res, err)
 	}
-	f, err := e.db.GetFrame(ctx, res.ResponseFrameID)
+	f, err := e.DB.GetFrame(ctx, res.ResponseFrameID)
 	if err != nil || f.RPCType != backend.RPCResult || f.Method != "tools/call" || !strings.Contains(string(f.Body), "find me") {
 		t.Fatalf("the response frame = %+v (%s), %v", f, f.Body, err)
 	}
@@ -37,7 +38,7 @@ func TestCallResponseFrameAndLastCall(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rpcRes, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"no_such_tool","arguments":{}}`), backend.CallOptions{ResponseFrame: true})
+	rpcRes, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"no_such_tool","arguments":{}}`), backend.CallOptions{ResponseFrame: true})
 	if err != nil || rpcRes.Error == nil {
 		t.Fatalf("calling an unknown tool = %+v, %v; want a JSON-RPC error", rpcRes, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -14,8 +15,8 @@ import (
 // what it shows when it is more than a page behind; and a subscription
 // that was open before the backlog was read.
 func TestWatchSession(t *testing.T) {
-	db := MustOpenDB(t)
-	ctx := testContext(t)
+	db := backendtest.MustOpenDB(t)
+	ctx := backendtest.Context(t)
 	sid := MustSession(t, db)
 	var frames []backend.Frame
 	for i := range 10 {
@@ -63,7 +64,7 @@ func TestWatchSession(t *testing.T) {
 	}
 
 	t.Run("a failed read", func(t *testing.T) {
-		closed := MustOpenDB(t)
+		closed := backendtest.MustOpenDB(t)
 		closed.Close()
 		if _, err := backend.WatchSession(ctx, hub, closed, backend.WatchQuery{SessionID: sid, Limit: 4}); err == nil {
 			t.Fatal("WatchSession on a closed database succeeded")

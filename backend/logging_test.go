@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
 // callLog calls the SDK server's log tool on a session.
 func callLog(t *testing.T, e *env, sessionID int64) {
 	t.Helper()
-	res, err := e.pool.Call(testContext(t), sessionID, "tools/call", json.RawMessage(`{"name":"log","arguments":{}}`))
+	res, err := e.Pool.Call(backendtest.Context(t), sessionID, "tools/call", json.RawMessage(`{"name":"log","arguments":{}}`))
 	if err != nil || res.Error != nil {
 		t.Fatalf("tools/call log: %v %v", err, res.Error)
 	}
@@ -25,7 +26,7 @@ func waitLogs(t *testing.T, e *env, sessionID int64, minLevel string, n int) []b
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		got, _, err := backend.ListLogs(testContext(t), e.db, backend.LogQuery{SessionID: sessionID, MinLevel: minLevel, Limit: 100})
+		got, _, err := backend.ListLogs(backendtest.Context(t), e.DB, backend.LogQuery{SessionID: sessionID, MinLevel: minLevel, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,13 +58,13 @@ func TestSetLogLevel(t *testing.T) {
 			if got := waitLogs(t, e, sess.ID, "", 1); len(got) != 0 {
 				t.Errorf("logs before a level was set: %s", levelsOf(got))
 			}
-			if err := e.pool.SetLogLevel(testContext(t), sess.ID, "loud"); backend.ErrorCodeOf(err) != backend.EInvalid {
+			if err := e.Pool.SetLogLevel(backendtest.Context(t), sess.ID, "loud"); backend.ErrorCodeOf(err) != backend.EInvalid {
 				t.Errorf("SetLogLevel(loud) = %v, want EInvalid", err)
 			}
-			if err := e.pool.SetLogLevel(testContext(t), sess.ID, "error"); err != nil {
+			if err := e.Pool.SetLogLevel(backendtest.Context(t), sess.ID, "error"); err != nil {
 				t.Fatalf("SetLogLevel(error): %v", err)
 			}
-			if got := e.pool.LogLevel(sess.ID); got != "error" {
+			if got := e.Pool.LogLevel(sess.ID); got != "error" {
 				t.Errorf("LogLevel = %q", got)
 			}
 			callLog(t, e, sess.ID)
@@ -77,13 +78,13 @@ func TestSetLogLevel(t *testing.T) {
 			if got := waitLogs(t, e, sess.ID, "alert", 2); levelsOf(got) != "alert emergency" {
 				t.Errorf("entries at alert and above: %q", levelsOf(got))
 			}
-			text, _, err := backend.ListLogs(testContext(t), e.db, backend.LogQuery{SessionID: sess.ID, Text: "CRITICAL line", Limit: 10})
+			text, _, err := backend.ListLogs(backendtest.Context(t), e.DB, backend.LogQuery{SessionID: sess.ID, Text: "CRITICAL line", Limit: 10})
 			if err != nil || levelsOf(text) != "critical" {
 				t.Errorf("entries holding %q: %q (%v)", "CRITICAL line", levelsOf(text), err)
 			}
 
 			// How the level reached the server depends on the era.
-			frames, err := e.db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sess.ID, Limit: 1000})
+			frames, err := e.DB.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sess.ID, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +111,7 @@ func TestSetLogLevel(t *testing.T) {
 func TestListLogsPages(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("pages")))
-	if err := e.pool.SetLogLevel(testContext(t), sess.ID, "debug"); err != nil {
+	if err := e.Pool.SetLogLevel(backendtest.Context(t), sess.ID, "debug"); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -120,21 +121,21 @@ func TestListLogsPages(t *testing.T) {
 	if len(all) != 24 {
 		t.Fatalf("%d entries, want 24", len(all))
 	}
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	// At warning and above: "warning error critical alert emergency" thrice.
-	newest, more, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7})
+	newest, more, err := backend.ListLogs(ctx, e.DB, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7})
 	if want := "alert emergency warning error critical alert emergency"; err != nil || !more || levelsOf(newest) != want {
 		t.Fatalf("the newest 7 at warning and above: %q (more %v, %v), want %q", levelsOf(newest), more, err, want)
 	}
-	older, more, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7, BeforeID: newest[0].FrameID})
+	older, more, err := backend.ListLogs(ctx, e.DB, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7, BeforeID: newest[0].FrameID})
 	if want := "error critical alert emergency warning error critical"; err != nil || !more || levelsOf(older) != want {
 		t.Errorf("the page before: %q (more %v, %v), want %q", levelsOf(older), more, err, want)
 	}
-	oldest, more, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7, BeforeID: older[0].FrameID})
+	oldest, more, err := backend.ListLogs(ctx, e.DB, backend.LogQuery{SessionID: sess.ID, MinLevel: "warning", Limit: 7, BeforeID: older[0].FrameID})
 	if err != nil || more || levelsOf(oldest) != "warning" {
 		t.Errorf("the first page: %q (more %v, %v)", levelsOf(oldest), more, err)
 	}
-	after, _, err := backend.ListLogs(ctx, e.db, backend.LogQuery{SessionID: sess.ID, Limit: 100, AfterID: all[21].FrameID, Forward: true})
+	after, _, err := backend.ListLogs(ctx, e.DB, backend.LogQuery{SessionID: sess.ID, Limit: 100, AfterID: all[21].FrameID, Forward: true})
 	if err != nil || levelsOf(after) != "alert emergency" {
 		t.Errorf("entries after the 22nd: %q (%v)", levelsOf(after), err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 )
 
@@ -54,10 +55,10 @@ func mustDescribedServer(tb testing.TB) string {
 
 func TestPoolOverview(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	sess := e.MustConnect(t, e.MustServer(t, httpServer("described", mustDescribedServer(t))))
 
-	o, err := e.pool.Overview(sess.ID)
+	o, err := e.Pool.Overview(sess.ID)
 	if err != nil {
 		t.Fatalf("Overview: %v", err)
 	}
@@ -95,24 +96,24 @@ func TestPoolOverview(t *testing.T) {
 		t.Errorf("client capabilities = %v (raw %s)", names, o.ClientCapabilities)
 	}
 
-	latency, err := e.pool.Ping(ctx, sess.ID)
+	latency, err := e.Pool.Ping(ctx, sess.ID)
 	if err != nil || latency <= 0 {
 		t.Fatalf("Ping = %v, %v", latency, err)
 	}
-	if err := e.rec.Flush(ctx); err != nil {
+	if err := e.Rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := countFrames(t, e, sess.ID, "ping", backend.RPCRequest); n != 1 {
 		t.Errorf("recorded ping requests = %d, want 1", n)
 	}
 
-	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
+	if err := e.Pool.Disconnect(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.pool.Overview(sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
+	if _, err := e.Pool.Overview(sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("Overview of an ended session: %v, want EConflict", err)
 	}
-	if _, err := e.pool.Ping(ctx, sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
+	if _, err := e.Pool.Ping(ctx, sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("Ping on an ended session: %v, want EConflict", err)
 	}
 }
@@ -147,7 +148,7 @@ func TestPoolOverviewModernEra(t *testing.T) {
 	srv.Era = backend.EraModern
 	sess := e.MustConnect(t, e.MustServer(t, srv))
 
-	o, err := e.pool.Overview(sess.ID)
+	o, err := e.Pool.Overview(sess.ID)
 	if err != nil {
 		t.Fatalf("Overview: %v", err)
 	}
@@ -161,7 +162,7 @@ func TestPoolOverviewModernEra(t *testing.T) {
 		t.Errorf("Discovery = %s (%v), want the server/discover result", o.Discovery, err)
 	}
 	// The modern era has no ping: the server's refusal is the answer.
-	_, err = e.pool.Ping(testContext(t), sess.ID)
+	_, err = e.Pool.Ping(backendtest.Context(t), sess.ID)
 	if backend.ErrorCodeOf(err) != backend.EUnavailable || !strings.Contains(backend.ErrorMessageOf(err), "ping failed: the server answered with JSON-RPC error -32601") {
 		t.Errorf("Ping in the modern era: %v, want the server's refusal", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -30,17 +31,17 @@ func TestPoolHTTPServerGoesAway(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := MustEnv(t)
-			e.pool = backend.NewPool(e.db, e.db, e.rec, e.hub, e.inbox, testLogger(t), mcpclient.Implementation{Name: "playground-test", Version: "0"},
+			e.Pool = backend.NewPool(e.DB, e.DB, e.Rec, e.Hub, e.Inbox, backendtest.Logger(t), mcpclient.Implementation{Name: "playground-test", Version: "0"},
 				backend.WithKeepAlive(200*time.Millisecond))
-			t.Cleanup(e.pool.Close)
+			t.Cleanup(e.Pool.Close)
 			server := sdktest.Server()
 			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, tt.hopts))
 			srvID := e.MustServer(t, httpServer("going", ts.URL+"/mcp"))
 			sess := e.MustConnect(t, srvID)
-			sub := e.hub.Subscribe(sess.ID)
+			sub := e.Hub.Subscribe(sess.ID)
 			defer sub.Close()
 			time.Sleep(500 * time.Millisecond) // the stream opens, or pings are answered
-			if !e.pool.IsLive(sess.ID) {
+			if !e.Pool.IsLive(sess.ID) {
 				t.Fatalf("session ended while the server ran: %+v", e.MustGetSession(t, sess.ID))
 			}
 			ts.CloseClientConnections()
@@ -49,7 +50,7 @@ func TestPoolHTTPServerGoesAway(t *testing.T) {
 			if ended.Status != backend.SessionClosed || !strings.Contains(ended.CloseReason, tt.want) {
 				t.Errorf("session after the server went away = %+v, want the reason %q", ended, tt.want)
 			}
-			if _, ok := e.pool.LiveSession(srvID); ok {
+			if _, ok := e.Pool.LiveSession(srvID); ok {
 				t.Error("the server still has a live session")
 			}
 		})

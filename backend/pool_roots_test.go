@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 )
 
 // mustRootsServer serves an official Go SDK server over Streamable HTTP
@@ -53,7 +54,7 @@ func mustRootsServer(tb testing.TB) (string, <-chan struct{}) {
 // callRoots calls the roots tool and returns the text it answered.
 func callRoots(t *testing.T, e *env, sessionID int64) string {
 	t.Helper()
-	res, err := e.pool.Call(testContext(t), sessionID, "tools/call", json.RawMessage(`{"name":"roots","arguments":{}}`))
+	res, err := e.Pool.Call(backendtest.Context(t), sessionID, "tools/call", json.RawMessage(`{"name":"roots","arguments":{}}`))
 	if err != nil || res.Error != nil {
 		t.Fatalf("tools/call roots: %v %v", err, res.Error)
 	}
@@ -84,12 +85,12 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 		t.Errorf("the server saw the roots %q, want %q", got, want)
 	}
 
-	stored, err := e.reg.Get(testContext(t), id)
+	stored, err := e.Reg.Get(backendtest.Context(t), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored.Roots = []backend.Root{{URI: "file:///srv/other", Name: "Other"}}
-	if _, err := e.reg.Update(testContext(t), stored); err != nil {
+	if _, err := e.Reg.Update(backendtest.Context(t), stored); err != nil {
 		t.Fatalf("Registry.Update: %v", err)
 	}
 	select {
@@ -100,7 +101,7 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 	if got, want := callRoots(t, e, sess.ID), "file:///srv/other Other"; got != want {
 		t.Errorf("after the edit the server saw the roots %q, want %q", got, want)
 	}
-	if err := e.rec.Flush(testContext(t)); err != nil {
+	if err := e.Rec.Flush(backendtest.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	if n := countFrames(t, e, sess.ID, backend.MethodRootsChanged, backend.RPCNotification); n != 1 {
@@ -109,7 +110,7 @@ func TestPoolAnswersRootsListWithTheServersRoots(t *testing.T) {
 
 	// Saving without a change to the roots tells the server nothing.
 	stored.Name = "roots renamed"
-	if _, err := e.reg.Update(testContext(t), stored); err != nil {
+	if _, err := e.Reg.Update(backendtest.Context(t), stored); err != nil {
 		t.Fatalf("Registry.Update: %v", err)
 	}
 	select {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -24,20 +25,10 @@ func httpServer(name, url string) backend.Server {
 	return backend.Server{Name: name, Transport: backend.TransportHTTP, URL: url}
 }
 
-// MustConnect opens a session on serverID.
-func (e *env) MustConnect(tb testing.TB, serverID int64) backend.Session {
-	tb.Helper()
-	sess, err := e.pool.Connect(testContext(tb), serverID)
-	if err != nil {
-		tb.Fatalf("Connect(%d): %v", serverID, err)
-	}
-	return sess
-}
-
 // MustGetSession reads a session from the database.
 func (e *env) MustGetSession(tb testing.TB, id int64) backend.Session {
 	tb.Helper()
-	s, err := e.db.GetSession(testContext(tb), id)
+	s, err := e.DB.GetSession(backendtest.Context(tb), id)
 	if err != nil {
 		tb.Fatalf("GetSession(%d): %v", id, err)
 	}
@@ -78,7 +69,7 @@ func refusedURL(tb testing.TB) string {
 
 func TestPoolHTTPSession(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	srvID := e.MustServer(t, httpServer("sdk", MustSDKHTTPServer(t)))
 
 	sess := e.MustConnect(t, srvID)
@@ -90,15 +81,15 @@ func TestPoolHTTPSession(t *testing.T) {
 	if stored.Status != backend.SessionOpen || stored.ProtocolVersion != "2025-11-25" || stored.PeerName != "sdk-test" {
 		t.Errorf("stored session = %+v", stored)
 	}
-	if live, ok := e.pool.LiveSession(srvID); !ok || live.ID != sess.ID {
+	if live, ok := e.Pool.LiveSession(srvID); !ok || live.ID != sess.ID {
 		t.Errorf("LiveSession = %+v, %v", live, ok)
 	}
-	if !e.pool.IsLive(sess.ID) {
+	if !e.Pool.IsLive(sess.ID) {
 		t.Error("IsLive = false")
 	}
 
 	t.Run("tools", func(t *testing.T) {
-		tools, err := e.pool.Tools(ctx, sess.ID, false)
+		tools, err := e.Pool.Tools(ctx, sess.ID, false)
 		if err != nil {
 			t.Fatalf("Tools: %v", err)
 		}
@@ -109,34 +100,34 @@ func TestPoolHTTPSession(t *testing.T) {
 		if strings.Join(names, ",") != "echo,hang,log,pid,progress_hang" {
 			t.Errorf("tools = %v", names)
 		}
-		if _, err := e.pool.Tools(ctx, sess.ID, false); err != nil { // cached
+		if _, err := e.Pool.Tools(ctx, sess.ID, false); err != nil { // cached
 			t.Fatal(err)
 		}
-		echo, err := e.pool.Tool(ctx, sess.ID, "echo")
+		echo, err := e.Pool.Tool(ctx, sess.ID, "echo")
 		if err != nil || !json.Valid(echo.InputSchema) {
 			t.Errorf("Tool(echo) = %+v, %v", echo, err)
 		}
-		_, err = e.pool.Tool(ctx, sess.ID, "nope")
+		_, err = e.Pool.Tool(ctx, sess.ID, "nope")
 		if backend.ErrorCodeOf(err) != backend.ENotFound {
 			t.Errorf("Tool(nope) error = %v, want ENotFound", err)
 		}
-		if err := e.rec.Flush(ctx); err != nil {
+		if err := e.Rec.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if n := countFrames(t, e, sess.ID, "tools/list", backend.RPCRequest); n != 1 {
 			t.Errorf("tools/list sent %d times, want once (cached)", n)
 		}
-		if _, err := e.pool.Tools(ctx, sess.ID, true); err != nil {
+		if _, err := e.Pool.Tools(ctx, sess.ID, true); err != nil {
 			t.Fatal(err)
 		}
-		e.rec.Flush(ctx)
+		e.Rec.Flush(ctx)
 		if n := countFrames(t, e, sess.ID, "tools/list", backend.RPCRequest); n != 2 {
 			t.Errorf("tools/list sent %d times after refresh, want 2", n)
 		}
 	})
 
 	t.Run("call succeeds", func(t *testing.T) {
-		res, err := e.pool.Call(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`))
+		res, err := e.Pool.Call(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`))
 		if err != nil {
 			t.Fatalf("Call: %v", err)
 		}
@@ -153,7 +144,7 @@ func TestPoolHTTPSession(t *testing.T) {
 		// The Go SDK (v1.8.0, legacy protocol era) answers an unknown
 		// method over Streamable HTTP with a plain HTTP 400, not a
 		// JSON-RPC error: no response came, so Call returns a Go error.
-		res, err := e.pool.Call(ctx, sess.ID, "no/such/method", nil)
+		res, err := e.Pool.Call(ctx, sess.ID, "no/such/method", nil)
 		if backend.ErrorCodeOf(err) != backend.EUnavailable || !strings.Contains(backend.ErrorMessageOf(err), "400") {
 			t.Errorf("Call = %+v, %v; want an EUnavailable error naming HTTP 400", res, err)
 		}
@@ -162,17 +153,17 @@ func TestPoolHTTPSession(t *testing.T) {
 	t.Run("no response in time", func(t *testing.T) {
 		cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
-		_, err := e.pool.Call(cctx, sess.ID, "tools/call", json.RawMessage(`{"name":"hang","arguments":{}}`))
+		_, err := e.Pool.Call(cctx, sess.ID, "tools/call", json.RawMessage(`{"name":"hang","arguments":{}}`))
 		if backend.ErrorCodeOf(err) != backend.EUnavailable || !strings.Contains(backend.ErrorMessageOf(err), "timed out") {
 			t.Errorf("Call on a hanging tool = %v, want an EUnavailable timeout", err)
 		}
 	})
 
 	t.Run("traffic recorded and paired", func(t *testing.T) {
-		if err := e.rec.Flush(ctx); err != nil {
+		if err := e.Rec.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
-		frames, err := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
+		frames, err := e.DB.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,33 +192,33 @@ func TestPoolHTTPSession(t *testing.T) {
 		}
 	})
 	t.Run("deleting a connected server is refused", func(t *testing.T) {
-		err := e.reg.Delete(ctx, srvID)
+		err := e.Reg.Delete(ctx, srvID)
 		if backend.ErrorCodeOf(err) != backend.EConflict {
 			t.Errorf("Delete of a connected server = %v, want EConflict", err)
 		}
 	})
 
 	t.Run("disconnect", func(t *testing.T) {
-		if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
+		if err := e.Pool.Disconnect(ctx, sess.ID); err != nil {
 			t.Fatalf("Disconnect: %v", err)
 		}
 		s := e.MustGetSession(t, sess.ID)
 		if s.Status != backend.SessionClosed || s.CloseReason != "closed by the user" || s.EndedAt.IsZero() {
 			t.Errorf("after Disconnect: %+v", s)
 		}
-		if e.pool.IsLive(sess.ID) {
+		if e.Pool.IsLive(sess.ID) {
 			t.Error("still live after Disconnect")
 		}
-		if _, ok := e.pool.LiveSession(srvID); ok {
+		if _, ok := e.Pool.LiveSession(srvID); ok {
 			t.Error("LiveSession still reports the session")
 		}
-		if err := e.pool.Disconnect(ctx, sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
+		if err := e.Pool.Disconnect(ctx, sess.ID); backend.ErrorCodeOf(err) != backend.EConflict {
 			t.Errorf("second Disconnect = %v, want EConflict", err)
 		}
-		if _, err := e.pool.Call(ctx, sess.ID, "ping", nil); backend.ErrorCodeOf(err) != backend.EConflict {
+		if _, err := e.Pool.Call(ctx, sess.ID, "ping", nil); backend.ErrorCodeOf(err) != backend.EConflict {
 			t.Errorf("Call after Disconnect = %v, want EConflict", err)
 		}
-		if err := e.reg.Delete(ctx, srvID); err != nil {
+		if err := e.Reg.Delete(ctx, srvID); err != nil {
 			t.Errorf("Delete after Disconnect: %v", err)
 		}
 	})
@@ -235,7 +226,7 @@ func TestPoolHTTPSession(t *testing.T) {
 
 func countFrames(t *testing.T, e *env, sessionID int64, method string, typ backend.RPCType) int {
 	t.Helper()
-	frames, err := e.db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sessionID})
+	frames, err := e.DB.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sessionID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,14 +259,14 @@ func TestPoolConnectFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := testContext(t)
+			ctx := backendtest.Context(t)
 			srvID := e.MustServer(t, tt.server)
 			if tt.server.Command == gone {
 				if err := os.Remove(gone); err != nil {
 					t.Fatal(err)
 				}
 			}
-			sess, err := e.pool.Connect(ctx, srvID)
+			sess, err := e.Pool.Connect(ctx, srvID)
 			if backend.ErrorCodeOf(err) != backend.EUnavailable {
 				t.Fatalf("Connect error = %v, want EUnavailable", err)
 			}
@@ -290,13 +281,13 @@ func TestPoolConnectFailures(t *testing.T) {
 				stored.CloseReason != sess.CloseReason {
 				t.Errorf("stored session = %+v", stored)
 			}
-			if e.pool.IsLive(sess.ID) {
+			if e.Pool.IsLive(sess.ID) {
 				t.Error("a failed session is live")
 			}
-			if err := e.rec.Flush(ctx); err != nil {
+			if err := e.Rec.Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
-			frames, _ := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
+			frames, _ := e.DB.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 			noted := false
 			for _, f := range frames {
 				noted = noted || (f.Kind == mcpclient.KindTransport && strings.Contains(string(f.Body), "connect failed"))
@@ -308,7 +299,7 @@ func TestPoolConnectFailures(t *testing.T) {
 	}
 
 	t.Run("unknown server", func(t *testing.T) {
-		_, err := e.pool.Connect(testContext(t), 9999)
+		_, err := e.Pool.Connect(backendtest.Context(t), 9999)
 		if backend.ErrorCodeOf(err) != backend.ENotFound {
 			t.Errorf("Connect(9999) = %v, want ENotFound", err)
 		}
@@ -335,7 +326,7 @@ func TestPoolStdioExitReason(t *testing.T) {
 			srvID := e.MustServer(t, backend.Server{Name: "exits" + strconv.Itoa(i), Transport: backend.TransportStdio, Command: "sh",
 				Args: []string{"-c", tt.script}})
 			for n := range tt.attempts {
-				sess, err := e.pool.Connect(testContext(t), srvID)
+				sess, err := e.Pool.Connect(backendtest.Context(t), srvID)
 				if err == nil || sess.Status != backend.SessionFailed {
 					t.Fatalf("Connect = %+v, %v; want a failed session", sess, err)
 				}
@@ -350,16 +341,16 @@ func TestPoolStdioExitReason(t *testing.T) {
 
 func TestPoolStdioServerGoesAway(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	srvID := e.MustServer(t, sdktest.StdioServer("stdio-sdk"))
 	sess := e.MustConnect(t, srvID)
 	if sess.ProtocolVersion != "2025-11-25" || sess.PeerName != "sdk-test" {
 		t.Errorf("session = %+v", sess)
 	}
-	sub := e.hub.Subscribe(sess.ID)
+	sub := e.Hub.Subscribe(sess.ID)
 	defer sub.Close()
 
-	res, err := e.pool.Call(ctx, sess.ID, "no/such/method", nil)
+	res, err := e.Pool.Call(ctx, sess.ID, "no/such/method", nil)
 	if err != nil {
 		t.Fatalf("Call of an unknown method returned a Go error: %v", err)
 	}
@@ -367,7 +358,7 @@ func TestPoolStdioServerGoesAway(t *testing.T) {
 		t.Errorf("Call of an unknown method = %+v, want a -32601 error", res)
 	}
 
-	res, err = e.pool.Call(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"pid","arguments":{}}`))
+	res, err = e.Pool.Call(ctx, sess.ID, "tools/call", json.RawMessage(`{"name":"pid","arguments":{}}`))
 	if err != nil || res.Error != nil {
 		t.Fatalf("pid call: %v %+v", err, res.Error)
 	}
@@ -387,16 +378,16 @@ func TestPoolStdioServerGoesAway(t *testing.T) {
 	if ended.Status != backend.SessionClosed || !strings.Contains(ended.CloseReason, "server went away") || ended.EndedAt.IsZero() {
 		t.Errorf("session after the server died = %+v", ended)
 	}
-	if e.pool.IsLive(sess.ID) {
+	if e.Pool.IsLive(sess.ID) {
 		t.Error("session still live")
 	}
-	if _, err := e.pool.Call(ctx, sess.ID, "ping", nil); backend.ErrorCodeOf(err) != backend.EConflict {
+	if _, err := e.Pool.Call(ctx, sess.ID, "ping", nil); backend.ErrorCodeOf(err) != backend.EConflict {
 		t.Errorf("Call on the dead session = %v, want EConflict", err)
 	}
-	if err := e.rec.Flush(ctx); err != nil {
+	if err := e.Rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	frames, _ := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
+	frames, _ := e.DB.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID})
 	noted := false
 	for _, f := range frames {
 		noted = noted || (f.Kind == mcpclient.KindTransport && strings.Contains(string(f.Body), "server went away"))
@@ -413,29 +404,29 @@ func TestPoolStdioServerGoesAway(t *testing.T) {
 
 func TestPoolCloseClosesEverySession(t *testing.T) {
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	httpID := e.MustServer(t, httpServer("http", MustSDKHTTPServer(t)))
 	stdioID := e.MustServer(t, sdktest.StdioServer("stdio"))
 	s1 := e.MustConnect(t, httpID)
 	s2 := e.MustConnect(t, stdioID)
 
 	start := time.Now()
-	e.pool.Close()
+	e.Pool.Close()
 	t.Logf("Pool.Close took %v", time.Since(start))
 	for _, id := range []int64{s1.ID, s2.ID} {
 		s := e.MustGetSession(t, id)
 		if s.Status != backend.SessionClosed || s.CloseReason != "the playground shut down" || s.EndedAt.IsZero() {
 			t.Errorf("session %d after Pool.Close = %+v", id, s)
 		}
-		if e.pool.IsLive(id) {
+		if e.Pool.IsLive(id) {
 			t.Errorf("session %d still live", id)
 		}
 	}
-	_, err := e.pool.Connect(ctx, httpID)
+	_, err := e.Pool.Connect(ctx, httpID)
 	if !errors.Is(err, backend.ErrPoolClosed) && backend.ErrorCodeOf(err) != backend.EUnavailable {
 		t.Errorf("Connect after Close = %v, want ErrPoolClosed", err)
 	}
-	e.pool.Close() // idempotent
+	e.Pool.Close() // idempotent
 }
 
 func TestPoolSessionOutlivesTheConnectContext(t *testing.T) {
@@ -444,16 +435,16 @@ func TestPoolSessionOutlivesTheConnectContext(t *testing.T) {
 		t.Run(string(srv.Transport), func(t *testing.T) {
 			srvID := e.MustServer(t, srv)
 			cctx, cancel := context.WithCancel(context.Background())
-			sess, err := e.pool.Connect(cctx, srvID)
+			sess, err := e.Pool.Connect(cctx, srvID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cancel()
 			time.Sleep(50 * time.Millisecond)
-			if !e.pool.IsLive(sess.ID) {
+			if !e.Pool.IsLive(sess.ID) {
 				t.Fatalf("session ended with the connect context: %+v", e.MustGetSession(t, sess.ID))
 			}
-			res, err := e.pool.Call(testContext(t), sess.ID, "ping", nil)
+			res, err := e.Pool.Call(backendtest.Context(t), sess.ID, "ping", nil)
 			if err != nil || res.Error != nil {
 				t.Errorf("ping after the connect context ended: %+v, %v", res, err)
 			}
@@ -474,12 +465,12 @@ func (openFailingSessions) MarkSessionOpen(context.Context, backend.Session) err
 // but the session could not be marked open. The session must not stay
 // "connecting" (live) in the database with nobody owning it.
 func TestPoolConnectWhenStoringTheOpenSessionFails(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	hub := backend.NewHub(0)
-	rec := MustRecorder(t, db, hub)
-	pool := backend.NewPool(db, openFailingSessions{db}, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	rec := backendtest.MustRecorder(t, db, hub)
+	pool := backend.NewPool(db, openFailingSessions{db}, rec, hub, backend.NewInbox(hub, time.Minute), backendtest.Logger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	srvID, err := db.CreateServer(ctx, httpServer("sdk", MustSDKHTTPServer(t)))
 	if err != nil {
 		t.Fatal(err)
@@ -506,16 +497,16 @@ func TestPoolConnectWhenStoringTheOpenSessionFails(t *testing.T) {
 // them in clear either (DESIGN: secrets encrypted at rest).
 func TestPoolSecretHeadersNotStoredInPlaintext(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "playground.db")
-	db, err := store.Open(testContext(t), path)
+	db, err := store.Open(backendtest.Context(t), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() }) // after the recorder's Close: it commits what the pool's Close recorded
 	hub := backend.NewHub(0)
-	rec := MustRecorder(t, db, hub)
-	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	rec := backendtest.MustRecorder(t, db, hub)
+	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), backendtest.Logger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	const secret = "Bearer s3cr3t-t0ken-value"
 	srv := httpServer("sdk", MustSDKHTTPServer(t))
 	srv.Headers = map[string]string{"Authorization": secret}

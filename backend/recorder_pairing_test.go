@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -16,8 +17,8 @@ import (
 // request and on the first response (paired with the oldest request), and
 // the second response pairs with the second request.
 func TestRecorderKeepsDuplicateIDs(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	sid := MustSession(t, db)
 	t0 := time.Unix(0, time.Now().UnixNano())
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
@@ -30,7 +31,7 @@ func TestRecorderKeepsDuplicateIDs(t *testing.T) {
 		msg(mcpclient.Outbound, at(10), `{"jsonrpc":"2.0","id":5,"method":"ping"}`),
 	)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid})
+	frames, err := db.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +69,8 @@ func TestRecorderKeepsDuplicateIDs(t *testing.T) {
 // whether a result is a tool's failure and stores it, so that the error
 // filter finds it however the server spelt it.
 func TestRecorderStoresToolErrors(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	sid := MustSession(t, db)
 	now := time.Now()
 	MustRecord(t, rec, sid,
@@ -81,7 +82,7 @@ func TestRecorderStoresToolErrors(t *testing.T) {
 		msg(mcpclient.Inbound, now, `{"jsonrpc":"2.0","method":"notifications/message","params":{"isError":true}}`),
 	)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid, Filter: backend.FrameFilter{Errors: true}})
+	frames, err := db.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sid, Filter: backend.FrameFilter{Errors: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,10 +113,10 @@ func (s *gatedStore) InsertFrames(ctx context.Context, frames []backend.Frame, e
 // frame ids and its response's while the store has committed nothing,
 // and that Committed returns once that response is stored.
 func TestRequestWatchBeforeCommit(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	gate := &gatedStore{FrameStore: db, open: make(chan struct{})}
-	ctx := testContext(t)
-	rec, err := backend.NewRecorder(ctx, gate, backend.NewHub(0), testLogger(t))
+	ctx := backendtest.Context(t)
+	rec, err := backend.NewRecorder(ctx, gate, backend.NewHub(0), backendtest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

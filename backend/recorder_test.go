@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -33,15 +34,15 @@ func MustRecord(tb testing.TB, rec *backend.Recorder, sessionID int64, frames ..
 // MustFlush waits until everything recorded is committed.
 func MustFlush(tb testing.TB, rec *backend.Recorder) {
 	tb.Helper()
-	if err := rec.Flush(testContext(tb)); err != nil {
+	if err := rec.Flush(backendtest.Context(tb)); err != nil {
 		tb.Fatalf("Flush: %v", err)
 	}
 }
 
 func TestRecorderPublishesOnlyCommittedFrames(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	hub := backend.NewHub(1 << 16)
-	rec := MustRecorder(t, db, hub)
+	rec := backendtest.MustRecorder(t, db, hub)
 	s1, s2 := MustSession(t, db), MustSession(t, db)
 	sub1, sub2 := hub.Subscribe(s1), hub.Subscribe(s2)
 	defer sub1.Close()
@@ -116,8 +117,8 @@ func TestRecorderPublishesOnlyCommittedFrames(t *testing.T) {
 }
 
 func TestRecorderLinksRequestsAndResponses(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	sid := MustSession(t, db)
 	t0 := time.Unix(0, time.Now().UnixNano())
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
@@ -142,7 +143,7 @@ func TestRecorderLinksRequestsAndResponses(t *testing.T) {
 		msg(mcpclient.Inbound, at(34), `{"jsonrpc":"2.0","id":1,"result":{}}`),
 	)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid})
+	frames, err := db.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +189,8 @@ func TestRecorderLinksRequestsAndResponses(t *testing.T) {
 }
 
 func TestRecorderStoresNonMessagesRaw(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	sid := MustSession(t, db)
 	info := &mcpclient.HTTPInfo{Method: "POST", URL: "http://127.0.0.1:1/mcp", Status: 500, Header: http.Header{"X-Test": {"1"}}}
 	in := []mcpclient.Frame{
@@ -202,7 +203,7 @@ func TestRecorderStoresNonMessagesRaw(t *testing.T) {
 	}
 	MustRecord(t, rec, sid, in...)
 	MustFlush(t, rec)
-	frames, err := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid})
+	frames, err := db.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sid})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +224,8 @@ func TestRecorderStoresNonMessagesRaw(t *testing.T) {
 }
 
 func TestRecorderForget(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	gone, kept := MustSession(t, db), MustSession(t, db)
 	t0 := time.Now()
 	req := msg(mcpclient.Outbound, t0, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
@@ -236,7 +237,7 @@ func TestRecorderForget(t *testing.T) {
 	MustRecord(t, rec, kept, resp)
 	MustFlush(t, rec)
 
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	for sid, wantPaired := range map[int64]bool{gone: false, kept: true} {
 		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 		if err != nil || len(frames) != 2 {
@@ -249,10 +250,10 @@ func TestRecorderForget(t *testing.T) {
 }
 
 func TestRecorderFlushAndClose(t *testing.T) {
-	db := MustOpenDB(t)
-	rec := MustRecorder(t, db, backend.NewHub(0))
+	db := backendtest.MustOpenDB(t)
+	rec := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	sid := MustSession(t, db)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	count := func() int {
 		t.Helper()
 		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
@@ -295,7 +296,7 @@ func TestRecorderFlushAndClose(t *testing.T) {
 	rec.Forget(sid) // must not block or panic
 
 	// A new recorder continues the ids after the stored ones.
-	rec2 := MustRecorder(t, db, backend.NewHub(0))
+	rec2 := backendtest.MustRecorder(t, db, backend.NewHub(0))
 	MustRecord(t, rec2, sid, note)
 	MustFlush(t, rec2)
 	if n := count(); n != 3101 {
@@ -304,9 +305,9 @@ func TestRecorderFlushAndClose(t *testing.T) {
 }
 
 func TestRecorderBurst(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	hub := backend.NewHub(0)
-	rec := MustRecorder(t, db, hub)
+	rec := backendtest.MustRecorder(t, db, hub)
 	const sessions, pairsPerSession = 4, 2500 // 20,000 frames
 	ids := make([]int64, sessions)
 	for i := range ids {
@@ -351,7 +352,7 @@ func TestRecorderBurst(t *testing.T) {
 	MustFlush(t, rec)
 	t.Logf("recorded %d frames in %v", sessions*pairsPerSession*2, time.Since(start))
 
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	for _, sid := range ids {
 		frames, err := db.ListFrames(ctx, backend.FrameQuery{SessionID: sid})
 		if err != nil {
@@ -398,11 +399,11 @@ func (s *flakyStore) InsertFrames(ctx context.Context, frames []backend.Frame, e
 }
 
 func TestRecorderRetriesFailedWrites(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	fs := &flakyStore{FrameStore: db}
 	fs.failing.Store(true)
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(testContext(t), fs, hub, testLogger(t))
+	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func TestRecorderRetriesFailedWrites(t *testing.T) {
 	if ev, ok := receive(t, sub); !ok || len(ev.Frames) != 1 {
 		t.Errorf("event after the retry = %+v (open %v)", ev, ok)
 	}
-	if frames, _ := db.ListFrames(testContext(t), backend.FrameQuery{SessionID: sid}); len(frames) != 1 {
+	if frames, _ := db.ListFrames(backendtest.Context(t), backend.FrameQuery{SessionID: sid}); len(frames) != 1 {
 		t.Errorf("stored %d frames, want 1", len(frames))
 	}
 	if fs.calls.Load() < 2 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -14,21 +15,21 @@ import (
 // all refused, with the reason, while the recorder cannot write, and work
 // again once it can.
 func TestPoolRefusesEverySendWhileRecordingFails(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	fs := &flakyStore{FrameStore: db}
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(testContext(t), fs, hub, testLogger(t))
+	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+	pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), backendtest.Logger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 	defer pool.Close()
-	srvID, err := db.CreateServer(testContext(t), httpServer("sdk", MustSDKHTTPServer(t)))
+	srvID, err := db.CreateServer(backendtest.Context(t), httpServer("sdk", MustSDKHTTPServer(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	sess, err := pool.Connect(ctx, srvID)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -40,9 +41,9 @@ func TestRedactHeader(t *testing.T) {
 // info as the store reads it back, secret headers and URL secrets
 // redacted, while the store keeps the values to reveal.
 func TestRecorderPublishesRedactedHeaders(t *testing.T) {
-	db := MustOpenDB(t)
+	db := backendtest.MustOpenDB(t)
 	hub := backend.NewHub(1 << 10)
-	rec := MustRecorder(t, db, hub)
+	rec := backendtest.MustRecorder(t, db, hub)
 	sid := MustSession(t, db)
 	sub := hub.Subscribe(sid)
 	defer sub.Close()
@@ -64,7 +65,7 @@ func TestRecorderPublishesRedactedHeaders(t *testing.T) {
 	if f.HTTP.Header.Get("Authorization") != "Bearer live-s3cret" {
 		t.Error("the recorder changed the frame it was handed")
 	}
-	revealed, err := db.RevealFrameHTTP(testContext(t), ev.Frames[0].ID)
+	revealed, err := db.RevealFrameHTTP(backendtest.Context(t), ev.Frames[0].ID)
 	if err != nil || revealed.Header.Get("Authorization") != "Bearer live-s3cret" || revealed.URL != f.HTTP.URL {
 		t.Errorf("RevealFrameHTTP = %+v, %v; want the header as recorded", revealed, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/store"
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -181,16 +182,16 @@ func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := MustEnv(t)
-			ctx := testContext(t)
+			ctx := backendtest.Context(t)
 			id := e.MustServer(t, backend.Server{Name: "s", Transport: backend.TransportHTTP, URL: stored,
 				Headers: map[string]string{"X-Api-Key": "hk", "Accept": "a"}, CACertPEM: ca1, Proxy: "http://pu:ppw@127.0.0.1:3129"})
-			s, err := e.reg.Get(ctx, id)
+			s, err := e.Reg.Get(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s = s.Redacted()
 			tt.edit(&s)
-			_, err = e.reg.Update(ctx, s)
+			_, err = e.Reg.Update(ctx, s)
 			if tt.fields != nil {
 				var appErr *backend.Error
 				if !errors.As(err, &appErr) || appErr.Code != backend.EInvalid {
@@ -206,7 +207,7 @@ func TestRegistryUpdateKeepsRedactedSecrets(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Update: %v", err)
 			}
-			got, err := e.reg.Get(ctx, id)
+			got, err := e.Reg.Get(ctx, id)
 			if err != nil || got.URL != tt.wantURL || !reflect.DeepEqual(got.Headers, tt.wantHdr) {
 				t.Errorf("saved %q %v, %v; want %q %v", got.URL, got.Headers, err, tt.wantURL, tt.wantHdr)
 			}
@@ -252,7 +253,7 @@ func TestServerSecretsStayOutOfTheDatabase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := testContext(t)
+			ctx := backendtest.Context(t)
 			path := filepath.Join(t.TempDir(), "playground.db")
 			db, err := store.Open(ctx, path)
 			if err != nil {
@@ -260,8 +261,8 @@ func TestServerSecretsStayOutOfTheDatabase(t *testing.T) {
 			}
 			t.Cleanup(func() { db.Close() })
 			hub := backend.NewHub(0)
-			rec := MustRecorder(t, db, hub)
-			pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), testLogger(t), mcpclient.Implementation{Name: "t", Version: "0"})
+			rec := backendtest.MustRecorder(t, db, hub)
+			pool := backend.NewPool(db, db, rec, hub, backend.NewInbox(hub, time.Minute), backendtest.Logger(t), mcpclient.Implementation{Name: "t", Version: "0"})
 			defer pool.Close()
 			srv := tt.server
 			srv.Name = "s"

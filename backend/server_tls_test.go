@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/serverconfig"
 )
 
@@ -125,9 +126,9 @@ func TestServerTLSSettingsNormalizedAndTarget(t *testing.T) {
 func TestProxyURLRedactedAndKept(t *testing.T) {
 	const stored = "http://alice:pw@proxy.example:3128"
 	e := MustEnv(t)
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	id := e.MustServer(t, backend.Server{Name: "p", Transport: backend.TransportHTTP, URL: "https://h/mcp", Proxy: stored})
-	s, err := e.reg.Get(ctx, id)
+	s, err := e.Reg.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,14 +136,14 @@ func TestProxyURLRedactedAndKept(t *testing.T) {
 	if shown.Proxy != "http://REDACTED:REDACTED@proxy.example:3128" {
 		t.Fatalf("Redacted().Proxy = %q", shown.Proxy)
 	}
-	if _, err := e.reg.Update(ctx, shown); err != nil {
+	if _, err := e.Reg.Update(ctx, shown); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := e.reg.Get(ctx, id); err != nil || got.Proxy != stored {
+	if got, err := e.Reg.Get(ctx, id); err != nil || got.Proxy != stored {
 		t.Errorf("after saving the redacted form the proxy is %q, %v; want %q", got.Proxy, err, stored)
 	}
 	shown.Proxy = "http://REDACTED:REDACTED@elsewhere.example:3128"
-	if _, err := e.reg.Update(ctx, shown); fieldsOf(err)["proxy"] == "" {
+	if _, err := e.Reg.Update(ctx, shown); fieldsOf(err)["proxy"] == "" {
 		t.Errorf("moving a redacted proxy password to another host: %v, want an error at proxy", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -87,23 +88,23 @@ func TestPoolModernToolTask(t *testing.T) {
 	server := httpServer("modern", srv.URL)
 	server.Era = backend.EraModern
 	sess := e.MustConnect(t, e.MustServer(t, server))
-	ctx := testContext(t)
-	tool, err := e.pool.Tool(ctx, sess.ID, "slow")
+	ctx := backendtest.Context(t)
+	tool, err := e.Pool.Tool(ctx, sess.ID, "slow")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.pool.RunsAsTask(sess.ID, tool, true) {
+	if e.Pool.RunsAsTask(sess.ID, tool, true) {
 		t.Error("RunsAsTask in the modern era: the server decides, not the client")
 	}
-	res, err := e.pool.CallTool(ctx, sess.ID, tool, nil, false, backend.CallOptions{ID: "m"})
+	res, err := e.Pool.CallTool(ctx, sess.ID, tool, nil, false, backend.CallOptions{ID: "m"})
 	if err != nil || res.Task == nil || res.Task.Status != mcpclient.TaskCompleted || !strings.Contains(string(res.Result), "modern task done") {
 		t.Fatalf("CallTool = %+v (%s), %v", res.Task, res.Result, err)
 	}
-	tasks, err := e.pool.Tasks(ctx, sess.ID)
+	tasks, err := e.Pool.Tasks(ctx, sess.ID)
 	if err != nil || len(tasks) != 1 || tasks[0].TaskID != "m-1" || tasks[0].Tool != "slow" {
 		t.Errorf("Tasks = %+v, %v", tasks, err)
 	}
-	again, err := e.pool.TaskResult(ctx, sess.ID, "m-1")
+	again, err := e.Pool.TaskResult(ctx, sess.ID, "m-1")
 	if err != nil || !strings.Contains(string(again.Result), "modern task done") {
 		t.Errorf("TaskResult = %s, %v", again.Result, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
@@ -45,21 +46,21 @@ func everythingServer(t *testing.T) backend.Server {
 func TestPoolToolTask(t *testing.T) {
 	e := MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, everythingServer(t)))
-	ctx := testContext(t)
+	ctx := backendtest.Context(t)
 	var tool backend.Tool
 	for deadline := time.Now().Add(10 * time.Second); tool.Name == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		tool, _ = e.pool.Tool(ctx, sess.ID, "simulate-research-query")
+		tool, _ = e.Pool.Tool(ctx, sess.ID, "simulate-research-query")
 	}
-	if !e.pool.RunsAsTask(sess.ID, tool, false) {
+	if !e.Pool.RunsAsTask(sess.ID, tool, false) {
 		t.Fatalf("simulate-research-query does not run as a task: %+v", tool)
 	}
-	if tools, _ := e.pool.Tools(ctx, sess.ID, true); len(tools) != 19 {
+	if tools, _ := e.Pool.Tools(ctx, sess.ID, true); len(tools) != 19 {
 		t.Errorf("%d tools, want 19", len(tools))
 	}
-	sub := e.hub.Subscribe(sess.ID)
+	sub := e.Hub.Subscribe(sess.ID)
 	defer sub.Close()
 
-	res, err := e.pool.CallTool(ctx, sess.ID, tool, json.RawMessage(`{"topic":"otters"}`), true, backend.CallOptions{ID: "t1"})
+	res, err := e.Pool.CallTool(ctx, sess.ID, tool, json.RawMessage(`{"topic":"otters"}`), true, backend.CallOptions{ID: "t1"})
 	if err != nil || res.Error != nil || res.Task == nil {
 		t.Fatalf("CallTool = %+v, %v", res, err)
 	}
@@ -79,11 +80,11 @@ func TestPoolToolTask(t *testing.T) {
 		t.Errorf("task events = %q", statuses)
 	}
 
-	tasks, err := e.pool.Tasks(ctx, sess.ID)
+	tasks, err := e.Pool.Tasks(ctx, sess.ID)
 	if err != nil || len(tasks) != 1 || tasks[0].TaskID != res.Task.TaskID || tasks[0].Tool != tool.Name || tasks[0].Status != mcpclient.TaskCompleted {
 		t.Fatalf("Tasks = %+v, %v", tasks, err)
 	}
-	again, err := e.pool.TaskResult(ctx, sess.ID, res.Task.TaskID)
+	again, err := e.Pool.TaskResult(ctx, sess.ID, res.Task.TaskID)
 	if err != nil || !strings.Contains(string(again.Result), "Research Report: otters") {
 		t.Errorf("TaskResult = %.120s, %v", again.Result, err)
 	}
@@ -92,7 +93,7 @@ func TestPoolToolTask(t *testing.T) {
 	var second backend.ToolCallResult
 	go func() {
 		var err error
-		second, err = e.pool.CallTool(ctx, sess.ID, tool, json.RawMessage(`{"topic":"cancel me"}`), true, backend.CallOptions{ID: "t2"})
+		second, err = e.Pool.CallTool(ctx, sess.ID, tool, json.RawMessage(`{"topic":"cancel me"}`), true, backend.CallOptions{ID: "t2"})
 		done <- err
 	}()
 	var taskID string
@@ -106,13 +107,13 @@ func TestPoolToolTask(t *testing.T) {
 			t.Fatal("no task event of the second call")
 		}
 	}
-	if _, err := e.pool.CancelCall(sess.ID, "t2"); err != nil {
+	if _, err := e.Pool.CancelCall(sess.ID, "t2"); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; !errors.Is(err, backend.ErrCallCancelled) {
 		t.Fatalf("the cancelled task call: %+v, %v", second, err)
 	}
-	tasks, err = e.pool.Tasks(ctx, sess.ID)
+	tasks, err = e.Pool.Tasks(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestPoolToolTask(t *testing.T) {
 			t.Errorf("the cancelled call's task is %s", tk.Status)
 		}
 	}
-	if _, err := e.pool.TaskResult(ctx, sess.ID, "no-such-task"); backend.ErrorCodeOf(err) != backend.ENotFound {
+	if _, err := e.Pool.TaskResult(ctx, sess.ID, "no-such-task"); backend.ErrorCodeOf(err) != backend.ENotFound {
 		t.Errorf("TaskResult of an unknown task: %v", err)
 	}
 }

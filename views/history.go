@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"net/url"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -109,6 +110,22 @@ func latencyOf(e backend.HistoryEntry) string {
 // unknown).
 type ExchangeCopies struct {
 	JSONRPC, Call, Curl string
+}
+
+// redactionHint says which redaction markers the copies hold, for those
+// who paste them: "" when they hold none.
+func (c ExchangeCopies) redactionHint() string {
+	all := c.JSONRPC + c.Call + c.Curl
+	values, urls := strings.Contains(all, backend.RedactedValue), strings.Contains(all, backend.RedactedURLPart)
+	switch {
+	case values && urls:
+		return "Secret values read " + backend.RedactedValue + " and secret URL parts " + backend.RedactedURLPart + ": put your own in."
+	case values:
+		return "Secret values read " + backend.RedactedValue + ": put your own in."
+	case urls:
+		return "Secret URL parts read " + backend.RedactedURLPart + ": put your own in."
+	}
+	return ""
 }
 
 // ExchangePageData is an exchange's permalink page.

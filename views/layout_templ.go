@@ -72,14 +72,14 @@ func Layout(p Page) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><script src=\"/static/theme.js\"></script><link rel=\"stylesheet\" href=\"/static/app.css\"><link rel=\"stylesheet\" href=\"/static/schemaform.css\"><script src=\"/static/vendor/htmx.min.js\" defer></script><script src=\"/static/vendor/ws.min.js\" defer></script><script src=\"/static/app.js\" defer></script><script src=\"/static/schemaform.js\" defer></script><link rel=\"stylesheet\" href=\"/static/tasks.css\"><script src=\"/static/tasks.js\" defer></script><link rel=\"stylesheet\" href=\"/static/servers.css\"><script src=\"/static/servers.js\" defer></script><link rel=\"stylesheet\" href=\"/static/resources.css\"><script src=\"/static/resources.js\" defer></script><link rel=\"stylesheet\" href=\"/static/apps.css\"><script src=\"/static/apps.js\" defer></script><link rel=\"stylesheet\" href=\"/static/prompts.css\"><script src=\"/static/complete.js\" defer></script><link rel=\"stylesheet\" href=\"/static/results.css\"><script src=\"/static/results.js\" defer></script><link rel=\"stylesheet\" href=\"/static/requests.css\"><link rel=\"stylesheet\" href=\"/static/traffic.css\"><script src=\"/static/traffic.js\" defer></script><link rel=\"stylesheet\" href=\"/static/drift.css\"><script src=\"/static/requests.js\" defer></script><script src=\"/static/logs.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections.css\"><script src=\"/static/collections.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections_io.css\"><link rel=\"stylesheet\" href=\"/static/history.css\"><script src=\"/static/history.js\" defer></script><link rel=\"stylesheet\" href=\"/static/history_io.css\"><link rel=\"stylesheet\" href=\"/static/destructive.css\"><link rel=\"stylesheet\" href=\"/static/accounts.css\"><link rel=\"stylesheet\" href=\"/static/audit.css\"><link rel=\"stylesheet\" href=\"/static/oauth.css\"><link rel=\"stylesheet\" href=\"/static/theme.css\"><script src=\"/static/destructive.js\" defer></script></head><body hx-headers=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><script src=\"/static/theme.js\"></script><link rel=\"stylesheet\" href=\"/static/app.css\"><link rel=\"stylesheet\" href=\"/static/schemaform.css\"><script src=\"/static/vendor/htmx.min.js\" defer></script><script src=\"/static/vendor/ws.min.js\" defer></script><script src=\"/static/app.js\" defer></script><script src=\"/static/schemaform.js\" defer></script><link rel=\"stylesheet\" href=\"/static/tasks.css\"><script src=\"/static/tasks.js\" defer></script><link rel=\"stylesheet\" href=\"/static/servers.css\"><script src=\"/static/servers.js\" defer></script><link rel=\"stylesheet\" href=\"/static/resources.css\"><script src=\"/static/resources.js\" defer></script><link rel=\"stylesheet\" href=\"/static/apps.css\"><script src=\"/static/apps.js\" defer></script><link rel=\"stylesheet\" href=\"/static/prompts.css\"><script src=\"/static/complete.js\" defer></script><link rel=\"stylesheet\" href=\"/static/results.css\"><script src=\"/static/results.js\" defer></script><link rel=\"stylesheet\" href=\"/static/requests.css\"><link rel=\"stylesheet\" href=\"/static/traffic.css\"><script src=\"/static/traffic.js\" defer></script><link rel=\"stylesheet\" href=\"/static/drift.css\"><script src=\"/static/requests.js\" defer></script><script src=\"/static/logs.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections.css\"><script src=\"/static/collections.js\" defer></script><link rel=\"stylesheet\" href=\"/static/collections_io.css\"><link rel=\"stylesheet\" href=\"/static/history.css\"><script src=\"/static/history.js\" defer></script><link rel=\"stylesheet\" href=\"/static/history_io.css\"><link rel=\"stylesheet\" href=\"/static/destructive.css\"><link rel=\"stylesheet\" href=\"/static/accounts.css\"><link rel=\"stylesheet\" href=\"/static/audit.css\"><link rel=\"stylesheet\" href=\"/static/oauth.css\"><link rel=\"stylesheet\" href=\"/static/secrets.css\"><link rel=\"stylesheet\" href=\"/static/theme.css\"><script src=\"/static/destructive.js\" defer></script><script src=\"/static/reveal.js\" defer></script></head><body hx-headers=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var4 string
 		templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(csrfHeader(p.CSRF)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 71, Col: 39}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 73, Col: 39}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 		if templ_7745c5c3_Err != nil {
@@ -136,7 +136,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var5 string
 			templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Signed in as " + v.User.Name + " (" + string(v.Role) + ")").Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 94, Col: 118}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 96, Col: 118}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
 			if templ_7745c5c3_Err != nil {
@@ -149,7 +149,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var6 string
 			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(v.User.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 94, Col: 134}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 96, Col: 134}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 			if templ_7745c5c3_Err != nil {
@@ -180,7 +180,7 @@ func Layout(p Page) templ.Component {
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(p.RecordingFailure)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 105, Col: 110}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 107, Col: 110}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -271,7 +271,7 @@ func ConnectedServers(sessions []backend.Session, oob bool) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(len(sessions) - topBarServers)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 138, Col: 58}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 140, Col: 58}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 				if templ_7745c5c3_Err != nil {
@@ -330,7 +330,7 @@ func connectedLink(s backend.Session) templ.Component {
 		var templ_7745c5c3_Var11 string
 		templ_7745c5c3_Var11, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.URL("/servers/" + itoa(s.ServerID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 156, Col: 52}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 158, Col: 52}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
 		if templ_7745c5c3_Err != nil {
@@ -343,7 +343,7 @@ func connectedLink(s backend.Session) templ.Component {
 		var templ_7745c5c3_Var12 string
 		templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(s.ServerName + " · session " + itoa(s.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 156, Col: 105}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 158, Col: 105}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 		if templ_7745c5c3_Err != nil {
@@ -356,7 +356,7 @@ func connectedLink(s backend.Session) templ.Component {
 		var templ_7745c5c3_Var13 string
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(s.ServerName)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 156, Col: 197}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 158, Col: 197}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
@@ -395,7 +395,7 @@ func CSRFField(token string) templ.Component {
 		var templ_7745c5c3_Var15 string
 		templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(token).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 161, Col: 48}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 163, Col: 48}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var15)
 		if templ_7745c5c3_Err != nil {
@@ -446,7 +446,7 @@ func ErrorPage(p Page, status int, message string) templ.Component {
 			var templ_7745c5c3_Var18 string
 			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(p.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 167, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 169, Col: 15}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
@@ -459,7 +459,7 @@ func ErrorPage(p Page, status int, message string) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 168, Col: 62}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 170, Col: 62}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
@@ -506,7 +506,7 @@ func ErrorBanner(message string) templ.Component {
 		var templ_7745c5c3_Var21 string
 		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 178, Col: 17}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layout.templ`, Line: 180, Col: 17}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 		if templ_7745c5c3_Err != nil {

@@ -112,7 +112,13 @@ func (s *Server) frameBody(c echo.Context) error {
 		return err
 	}
 	if !isHTMX(c) {
-		return render(c, http.StatusOK, views.FrameBodyPage(page(c, "Frame "+itoa(f.ID)), f))
+		var secrets backend.HTTPSecrets
+		if f.HTTP != nil {
+			if secrets, err = s.deps.Frames.FrameHTTPSecrets(c.Request().Context(), f.ID); err != nil {
+				return err
+			}
+		}
+		return render(c, http.StatusOK, views.FrameBodyPage(page(c, "Frame "+itoa(f.ID)), f, secrets))
 	}
 	return render(c, http.StatusOK, views.FrameBody(f))
 }

@@ -22,10 +22,7 @@ func (s *Server) revealSecrets(c echo.Context) error {
 		return err
 	}
 	secrets := secretSettings(srv)
-	names := make([]string, len(secrets))
-	for i, x := range secrets {
-		names[i] = x.Where + " " + x.Name
-	}
+	names := revealedNames(secrets)
 	p, _ := principalOf(c)
 	s.deps.Log.Info("revealed a server's secret values", "by", p.User.Name, "server", id, "secrets", names)
 	noteAudit(c, auditNote{Details: map[string]any{"revealed": names}})
@@ -34,23 +31,35 @@ func (s *Server) revealSecrets(c echo.Context) error {
 }
 
 // secretSettings lists the values of srv that Redacted hides.
-func secretSettings(srv backend.Server) []views.RevealedSecret {
+func secretSettings(srv backend.Server) []views.SecretRow {
 	shown := srv.Redacted()
-	var out []views.RevealedSecret
+	var out []views.SecretRow
+	row := func(where, name, value string) views.SecretRow {
+		return views.SecretRow{SecretPlace: backend.SecretPlace{Where: where, Name: name}, Value: value}
+	}
 	if shown.URL != srv.URL {
-		out = append(out, views.RevealedSecret{Where: "URL", Name: "url", Value: srv.URL})
+		out = append(out, row("URL", "url", srv.URL))
 	}
 	if shown.Proxy != srv.Proxy {
-		out = append(out, views.RevealedSecret{Where: "proxy", Name: "proxy", Value: srv.Proxy})
+		out = append(out, row("proxy", "proxy", srv.Proxy))
 	}
 	add := func(where string, all, redacted map[string]string) {
 		for _, k := range sortedKeys(all) {
 			if redacted[k] != all[k] {
-				out = append(out, views.RevealedSecret{Where: where, Name: k, Value: all[k]})
+				out = append(out, row(where, k, all[k]))
 			}
 		}
 	}
 	add("env", srv.Env, shown.Env)
 	add("header", srv.Headers, shown.Headers)
 	return out
+}
+
+// secretPlaces names where the values of secrets are.
+func secretPlaces(secrets []views.SecretRow) []backend.SecretPlace {
+	places := make([]backend.SecretPlace, len(secrets))
+	for i, x := range secrets {
+		places[i] = x.SecretPlace
+	}
+	return places
 }

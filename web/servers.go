@@ -63,6 +63,7 @@ func (s *Server) editServerForm(c echo.Context) error {
 	}
 	form := views.ServerFormOf(srv.Redacted())
 	form.Exports = serverExports(srv)
+	form.Secrets = secretPlaces(secretSettings(srv))
 	form.StoredCerts, _ = backend.ParseCACerts(srv.CACertPEM) // none when empty; Validate kept out the unparsable
 	form.Now = time.Now()
 	return render(c, http.StatusOK, views.ServerFormPage(page(c, "Edit "+srv.Name), form))

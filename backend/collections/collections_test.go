@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/sdktest"
 	"github.com/mcp-playground/playground/mcpclient"
@@ -19,14 +20,14 @@ import (
 // the diff, and marking the changed field volatile makes it pass again.
 // Every run is stored.
 func TestCollectionSaveAndRun(t *testing.T) {
-	e := MustEnv(t)
+	e := backendtest.MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
-	ctx := testContext(t)
-	cols := e.collections(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 
 	call := func(params string) int64 {
 		t.Helper()
-		res, err := e.pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(params), backend.CallOptions{ResponseFrame: true})
+		res, err := e.Pool.CallWith(ctx, sess.ID, "tools/call", json.RawMessage(params), backend.CallOptions{ResponseFrame: true})
 		if err != nil || res.ResponseFrameID == 0 {
 			t.Fatalf("call %s = %+v, %v", params, res, err)
 		}
@@ -51,7 +52,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 		t.Errorf("a duplicate example name = %v, want a conflict", err)
 	}
 	// The request frame is not an answer: it cannot be saved.
-	echoResponse, err := e.db.GetFrame(ctx, echoFrame)
+	echoResponse, err := e.DB.GetFrame(ctx, echoFrame)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestCollectionSaveAndRun(t *testing.T) {
 	}
 
 	// With the session gone, the example errors rather than fails.
-	if err := e.pool.Disconnect(ctx, sess.ID); err != nil {
+	if err := e.Pool.Disconnect(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	run, err = cols.Run(ctx, collections.RunRequest{CollectionID: col.ID, SessionID: sess.ID, ExampleID: echo.ID}, nil)
@@ -110,9 +111,9 @@ func TestCollectionSaveAndRun(t *testing.T) {
 
 // TestCollectionEdits covers names, example edits, ordering and deletion.
 func TestCollectionEdits(t *testing.T) {
-	e := MustEnv(t)
-	ctx := testContext(t)
-	cols := e.collections(t)
+	e := backendtest.MustEnv(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	if _, err := cols.Create(ctx, "  ", ""); backend.ErrorCodeOf(err) != backend.EInvalid {
 		t.Errorf("empty name = %v, want EInvalid", err)
 	}
@@ -143,7 +144,7 @@ func TestCollectionEdits(t *testing.T) {
 	}
 	var ids []int64
 	for _, name := range []string{"one", "two", "three"} {
-		ex, err := e.db.AddExample(ctx, collections.Example{CollectionID: a.ID, Name: name, Method: "ping",
+		ex, err := e.DB.AddExample(ctx, collections.Example{CollectionID: a.ID, Name: name, Method: "ping",
 			SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
 		if err != nil {
 			t.Fatal(err)
@@ -220,10 +221,10 @@ func TestJudge(t *testing.T) {
 // environment (a secret) and a value captured from the first answer.
 // Without the environment, neither is sent.
 func TestCollectionVariables(t *testing.T) {
-	e := MustEnv(t)
+	e := backendtest.MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
-	ctx := testContext(t)
-	cols := e.collections(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	col, err := cols.Create(ctx, "vars", "")
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +240,7 @@ func TestCollectionVariables(t *testing.T) {
 				{Kind: collections.AssertLatency, MaxMS: 30000}}},
 	} {
 		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", collections.SnapshotResult
-		if _, err := e.db.AddExample(ctx, ex); err != nil {
+		if _, err := e.DB.AddExample(ctx, ex); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -324,11 +325,11 @@ func TestJudgeAssertions(t *testing.T) {
 
 // TestExampleChecksValidate refuses assertions and captures that cannot work.
 func TestExampleChecksValidate(t *testing.T) {
-	e := MustEnv(t)
-	ctx := testContext(t)
-	cols := e.collections(t)
+	e := backendtest.MustEnv(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	col, _ := cols.Create(ctx, "c", "")
-	ex, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
+	ex, err := e.DB.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "x", Method: "ping", SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +358,7 @@ func TestExampleChecksValidate(t *testing.T) {
 	if err := cols.UpdateExample(ctx, col.ID, ex.ID, edit); err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.db.GetExample(ctx, col.ID, ex.ID)
+	got, err := e.DB.GetExample(ctx, col.ID, ex.ID)
 	if err != nil || !got.AssertionsOnly || len(got.Assertions) != 1 || string(got.Assertions[0].Value) != `"x"` || got.Captures[0].Name != "token" {
 		t.Errorf("stored %+v, %v", got, err)
 	}
@@ -367,18 +368,18 @@ func TestExampleChecksValidate(t *testing.T) {
 // and echoed back by the server, is recorded as [redacted], and so it reads
 // in the stored results' diffs and checks.
 func TestCollectionRunHidesSecrets(t *testing.T) {
-	e := MustEnv(t)
+	e := backendtest.MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
-	ctx := testContext(t)
-	cols := e.collections(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	col, _ := cols.Create(ctx, "secrets", "")
-	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
+	if _, err := e.DB.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"token={{token}}"}}`),
 		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{}`), AssertionsOnly: true,
 		Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: `^token=tok-s\w+-42$`}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo it again", Method: "tools/call",
+	if _, err := e.DB.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo it again", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"{{token}} again"}}`),
 		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`),
 		Assertions: []collections.Assertion{{Kind: collections.AssertMatches, Path: "$.content[0].text", Pattern: "^nothing$"}}}); err != nil {
@@ -396,10 +397,10 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 		_, results, _ := cols.GetRun(ctx, col.ID, run.ID)
 		t.Fatalf("run = %+v, %v, %+v; the server must get the real value", run, err, results)
 	}
-	if err := e.rec.Flush(ctx); err != nil {
+	if err := e.Rec.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	frames, err := e.db.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID, Limit: 1000})
+	frames, err := e.DB.ListFrames(ctx, backend.FrameQuery{SessionID: sess.ID, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,10 +432,10 @@ func TestCollectionRunHidesSecrets(t *testing.T) {
 // stored as they are judged, and Close ends a run that waits on a server
 // that never answers, storing the rest as errors.
 func TestCollectionStart(t *testing.T) {
-	e := MustEnv(t)
+	e := backendtest.MustEnv(t)
 	sess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("sdk")))
-	ctx := testContext(t)
-	cols := collections.New(e.db, e.db, e.db, e.pool, testLogger(t))
+	ctx := backendtest.Context(t)
+	cols := collections.New(e.DB, e.DB, e.DB, e.Pool, backendtest.Logger(t))
 	col, _ := cols.Create(ctx, "slow", "")
 	for _, ex := range []collections.Example{
 		{Name: "echo", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"x"}}`), Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`)},
@@ -442,7 +443,7 @@ func TestCollectionStart(t *testing.T) {
 		{Name: "after", Params: json.RawMessage(`{"name":"echo","arguments":{"text":"y"}}`), Snapshot: json.RawMessage(`{}`)},
 	} {
 		ex.CollectionID, ex.Method, ex.SnapshotKind = col.ID, "tools/call", collections.SnapshotResult
-		if _, err := e.db.AddExample(ctx, ex); err != nil {
+		if _, err := e.DB.AddExample(ctx, ex); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/collections"
 )
 
@@ -14,9 +15,9 @@ import (
 // another name and exports that: the two files differ in the name alone,
 // and neither holds the secret.
 func TestCollectionFileRoundTrip(t *testing.T) {
-	e := MustEnv(t)
-	ctx := testContext(t)
-	cols := e.collections(t)
+	e := backendtest.MustEnv(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	col, err := cols.Create(ctx, "smoke", "checks the basics")
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +33,7 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 			Snapshot: json.RawMessage(`{"content":[],"isError":true}`)},
 	} {
 		ex.CollectionID = col.ID
-		if _, err := e.db.AddExample(ctx, ex); err != nil {
+		if _, err := e.DB.AddExample(ctx, ex); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,9 +91,9 @@ func TestCollectionFileRoundTrip(t *testing.T) {
 // TestCollectionFileBadInput: each bad file is refused with a message that
 // says what is wrong, and nothing is stored.
 func TestCollectionFileBadInput(t *testing.T) {
-	e := MustEnv(t)
-	ctx := testContext(t)
-	cols := e.collections(t)
+	e := backendtest.MustEnv(t)
+	ctx := backendtest.Context(t)
+	cols := newCollections(t, e)
 	good := `{"format":"mcp-playground-collection","version":1,"name":"n","examples":[
 		{"name":"a","method":"ping","expect":{"result":{}}}]}`
 	f, err := collections.DecodeFile([]byte(good))

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/sdktest"
 )
@@ -50,15 +51,15 @@ func watchedSDKHTTPServer(tb testing.TB) (url string, bodies func() string) {
 // server it does not list is sent nothing, and an editor cannot widen the
 // list while keeping the stored secret.
 func TestSecretEnvironmentGoesOnlyWhereAllowed(t *testing.T) {
-	e := MustEnv(t)
-	ctx := testContext(t)
+	e := backendtest.MustEnv(t)
+	ctx := backendtest.Context(t)
 	url, bodies := watchedSDKHTTPServer(t)
 	httpSess := e.MustConnect(t, e.MustServer(t, backend.Server{Name: "elsewhere", Transport: backend.TransportHTTP, URL: url}))
 	stdioSess := e.MustConnect(t, e.MustServer(t, sdktest.StdioServer("home")))
 	origin := strings.TrimSuffix(url, "/mcp")
-	cols := e.collections(t)
+	cols := newCollections(t, e)
 	col, _ := cols.Create(ctx, "secrets", "")
-	if _, err := e.db.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
+	if _, err := e.DB.AddExample(ctx, collections.Example{CollectionID: col.ID, Name: "echo token", Method: "tools/call",
 		Params:       json.RawMessage(`{"name":"echo","arguments":{"text":"{{token}}"}}`),
 		SnapshotKind: collections.SnapshotResult, Snapshot: json.RawMessage(`{"content":[{"type":"text","text":"[redacted]"}]}`)}); err != nil {
 		t.Fatal(err)

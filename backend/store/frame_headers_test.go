@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -132,4 +133,73 @@ func headerValues(h http.Header) []string {
 		out = append(out, vs...)
 	}
 	return out
+}
+
+// TestFrameHTTPSecretsTellsSealedFromNeverRecorded: the store notes, as it
+// stores a frame, which places of its HTTP exchange are sealed (a secret
+// header, the URL's credentials) and which hold only the marker the
+// server's Redactor left of a configured secret, and tells them without
+// decrypting anything; a frame without HTTP info has none, a missing
+// frame is not found.
+func TestFrameHTTPSecretsTellsSealedFromNeverRecorded(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	srv := MustCreateServer(t, d, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp"})
+	sid := MustCreateSession(t, d, srv, "remote")
+	frames := []backend.Frame{
+		{ID: 1, SessionID: sid, Time: time.Now(), Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, Body: []byte(`{}`),
+			HTTP: &mcpclient.HTTPInfo{Method: "POST", URL: "http://ann:pw-s3cret@127.0.0.1:1/mcp", Header: http.Header{
+				"Authorization": {backend.RedactedValue}, "X-Team": {backend.RedactedValue}, "X-Echo": {"got " + backend.RedactedValue},
+				"Cookie": {"sid=s3cret"}, "Accept": {"application/json"}}}},
+		{ID: 2, SessionID: sid, Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{}`),
+			HTTP: &mcpclient.HTTPInfo{Method: "POST", URL: "http://127.0.0.1:1/mcp", Status: 200, Header: http.Header{"Content-Type": {"application/json"}}}},
+		{ID: 3, SessionID: sid, Time: time.Now(), Direction: mcpclient.Stderr, Kind: mcpclient.KindLog, Body: []byte(`line`)},
+	}
+	if err := d.InsertFrames(ctx, frames, nil); err != nil {
+		t.Fatal(err)
+	}
+	counter := &countingAEAD{AEAD: d.aead}
+	d.aead = counter
+	want := []backend.HTTPSecrets{
+		{Sealed: []backend.SecretPlace{{Where: "URL", Name: "url"}, {Where: "header", Name: "Cookie"}},
+			NotRecorded: []backend.SecretPlace{{Where: "header", Name: "Authorization"}, {Where: "header", Name: "X-Echo"}, {Where: "header", Name: "X-Team"}}},
+		{},
+		{},
+	}
+	for i, w := range want {
+		got, err := d.FrameHTTPSecrets(ctx, int64(i+1))
+		if err != nil || !reflect.DeepEqual(got, w) {
+			t.Errorf("FrameHTTPSecrets(%d) = %+v, %v; want %+v", i+1, got, err, w)
+		}
+	}
+	if n := counter.opens.Load(); n != 0 {
+		t.Errorf("FrameHTTPSecrets decrypted %d times, want none", n)
+	}
+	if _, err := d.FrameHTTPSecrets(ctx, 99); backend.ErrorCodeOf(err) != backend.ENotFound {
+		t.Errorf("FrameHTTPSecrets of a missing frame: %v, want ENotFound", err)
+	}
+}
+
+// TestOlderFrameSecretsCountAsSealed: of a frame stored before its secret
+// places were noted, its sealed URL and every header shown redacted count
+// as sealed, since only a reveal tells them from values never recorded.
+func TestOlderFrameSecretsCountAsSealed(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	srv := MustCreateServer(t, d, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp"})
+	sid := MustCreateSession(t, d, srv, "remote")
+	sealedURL, err := d.seal([]byte("http://ann:pw-s3cret@127.0.0.1:1/mcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := `{"method":"POST","url":"http://REDACTED:REDACTED@127.0.0.1:1/mcp","header":{"Authorization":["[redacted]"],"Accept":["application/json"]},"sealedURL":"` + sealedURL + `"}`
+	if _, err := d.db.ExecContext(ctx, `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, method, body, body_size, http)
+		VALUES (1, ?, 0, 'out', 'message', 'request', 'ping', '{}', 2, ?)`, sid, col); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.FrameHTTPSecrets(ctx, 1)
+	want := backend.HTTPSecrets{Sealed: []backend.SecretPlace{{Where: "URL", Name: "url"}, {Where: "header", Name: "Authorization"}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("FrameHTTPSecrets = %+v, %v; want %+v", got, err, want)
+	}
 }

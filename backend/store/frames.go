@@ -270,6 +270,44 @@ func (d *DB) RevealFrameHTTP(ctx context.Context, id int64) (*mcpclient.HTTPInfo
 	return info, nil
 }
 
+// FrameHTTPSecrets implements backend.FrameStore.
+func (d *DB) FrameHTTPSecrets(ctx context.Context, id int64) (backend.HTTPSecrets, error) {
+	var col sql.NullString
+	err := d.db.GetContext(ctx, &col, `SELECT http FROM frames WHERE id = ?`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return backend.HTTPSecrets{}, backend.Errorf(backend.ENotFound, "Frame %d does not exist.", id)
+	}
+	if err != nil {
+		return backend.HTTPSecrets{}, fmt.Errorf("store: secrets of frame %d: %w", id, err)
+	}
+	st, err := decodeStoredHTTP(col)
+	if st == nil || err != nil {
+		return backend.HTTPSecrets{}, err
+	}
+	if st.Secrets != nil {
+		return *st.Secrets, nil
+	}
+	shown, err := d.showHTTP(col)
+	if err != nil {
+		return backend.HTTPSecrets{}, fmt.Errorf("store: frame %d http info: %w", id, err)
+	}
+	return olderFrameSecrets(st, shown), nil
+}
+
+// olderFrameSecrets guesses the secrets of a frame stored before
+// encodeHTTP noted them, from shown, its HTTP info as people see it: its
+// URL when one is sealed, and every header shown redacted, since the
+// redacted copy does not tell a sealed value from one never recorded.
+func olderFrameSecrets(st *storedHTTP, shown *mcpclient.HTTPInfo) backend.HTTPSecrets {
+	var s backend.HTTPSecrets
+	if st.SealedURL != "" {
+		s.Sealed = append(s.Sealed, backend.SecretPlace{Where: "URL", Name: "url"})
+	}
+	redacted := backend.SecretsOfHTTP(&mcpclient.HTTPInfo{Header: shown.Header})
+	s.Sealed = append(s.Sealed, redacted.NotRecorded...)
+	return s
+}
+
 // CountFrames implements backend.FrameStore.
 func (d *DB) CountFrames(ctx context.Context, sessionID int64) (int, error) {
 	var n int
@@ -298,20 +336,24 @@ func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 // storedHTTP is the http column: the HTTPInfo as people are shown it
 // (backend.RedactHTTP), and beside it, sealed, what it hides: the whole
 // header when it has any, since request headers carry the server's
-// credentials, and the whole URL when it holds secrets. Rows written
-// before the redacted header was kept beside the sealed one have no
-// Header.
+// credentials, and the whole URL when it holds secrets; and in the clear
+// which places are sealed and which were never recorded
+// (backend.SecretsOfHTTP), names only. Rows written before the redacted
+// header was kept beside the sealed one have no Header; rows written
+// before the places were noted have no Secrets.
 type storedHTTP struct {
 	mcpclient.HTTPInfo
-	SealedHeader string `json:"sealedHeader,omitempty"`
-	SealedURL    string `json:"sealedURL,omitempty"`
+	SealedHeader string               `json:"sealedHeader,omitempty"`
+	SealedURL    string               `json:"sealedURL,omitempty"`
+	Secrets      *backend.HTTPSecrets `json:"secrets,omitempty"`
 }
 
 func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 	if info == nil {
 		return sql.NullString{}, nil
 	}
-	st := storedHTTP{HTTPInfo: *backend.RedactHTTP(info)}
+	secrets := backend.SecretsOfHTTP(info)
+	st := storedHTTP{HTTPInfo: *backend.RedactHTTP(info), Secrets: &secrets}
 	if st.URL != info.URL {
 		var err error
 		if st.SealedURL, err = d.seal([]byte(info.URL)); err != nil {
