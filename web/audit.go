@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,34 +65,51 @@ func (s *Server) audit(next echo.HandlerFunc) echo.HandlerFunc {
 		if target == "" {
 			target = s.createdTarget(c)
 		}
-		e := audit.Event{Via: audit.ViaAnonymous, Client: s.clientIP(r), Target: target}
+		e := audit.Event{Via: audit.ViaAnonymous, Client: s.clientIP(r), Target: target, Outcome: auditOutcome(c, err)}
 		if signedIn {
 			e.ActorID, e.ActorName, e.Via = p.User.ID, p.User.Name, audit.ViaBrowser
 			if p.TokenID != 0 {
 				e.Via = audit.ViaToken
 			}
 		}
-		var details map[string]any
-		switch {
-		case form:
-			details = formDetails(r.PostForm) // the fields of the body, not of the query
-		case body != nil:
-			details = jsonBodyDetails(body)
-		default:
-			details = map[string]any{}
-		}
-		e.Action = auditAction(route, details)
-		e.Outcome = auditOutcome(c, err)
-		if n, ok := c.Get(auditNoteKey).(auditNote); ok {
-			e = n.applyTo(e)
-			maps.Copy(details, n.Details)
-		}
-		e.Details = detailsJSON(details)
-		if rerr := s.deps.Audit.Record(context.WithoutCancel(r.Context()), e); rerr != nil {
-			s.deps.Log.Error("could not record an audit event", "action", e.Action, "actor", e.ActorName, "target", e.Target, "err", rerr)
+		note, _ := c.Get(auditNoteKey).(auditNote)
+		finish := auditDetails{route: route, postForm: r.PostForm, form: form, body: body, note: note}.complete
+		if rerr := s.deps.Audit.RecordLater(context.WithoutCancel(r.Context()), e, finish); rerr != nil {
+			s.deps.Log.Error("could not record an audit event", "route", route, "actor", e.ActorName, "target", e.Target, "err", rerr)
 		}
 		return err
 	}
+}
+
+// auditDetails is what an audit event's action and details are made of,
+// kept from the request once its handler returned: plain values the
+// request no longer touches, never its echo.Context (which echo reuses).
+// complete turns them into the event's action and redacted details on the
+// audit log's writer, off the request's path.
+type auditDetails struct {
+	route    string     // "METHOD PATH"
+	postForm url.Values // the fields of a form body, not of the query
+	form     bool       // the body was a form
+	body     *bodyCopy  // the copy of a JSON body, or nil
+	note     auditNote
+}
+
+// complete sets e's action and details from d, and applies the handler's
+// note.
+func (d auditDetails) complete(e *audit.Event) {
+	var details map[string]any
+	switch {
+	case d.form:
+		details = formDetails(d.postForm)
+	case d.body != nil:
+		details = jsonBodyDetails(d.body)
+	default:
+		details = map[string]any{}
+	}
+	e.Action = auditAction(d.route, details)
+	*e = d.note.applyTo(*e)
+	maps.Copy(details, d.note.Details)
+	e.Details = detailsJSON(details)
 }
 
 // changesState reports whether a request with method may change

@@ -236,7 +236,9 @@ type OwnAccount interface {
 
 // AuditLog records who changed what and reads it back; *audit.Log is one.
 type AuditLog interface {
-	Record(ctx context.Context, e audit.Event) error
+	// RecordLater records e once finish has completed it, which may run
+	// after RecordLater returned, on another goroutine.
+	RecordLater(ctx context.Context, e audit.Event, finish func(*audit.Event)) error
 	Page(ctx context.Context, f audit.Filter) (audit.Page, error)
 	Each(ctx context.Context, f audit.Filter, fn func(audit.Event) error) error
 }

@@ -75,27 +75,35 @@ type Store interface {
 // appends each event before Record returns; made by NewWriter it
 // queues events for one background writer, so that the request an event
 // describes does not wait for its row, and readers (Page, Each, Flush) see
-// every event recorded before they were called. The writer appends what
-// arrives within lingerFor of a first event in one transaction, so that
-// a busy API costs the database a write every lingerFor, not one per
-// request.
+// every event recorded before they were called. Recording an event takes
+// a lock and appends to a slice: only the first event of a burst wakes the
+// writer, which then lingers lingerFor and appends everything queued in
+// one transaction, so that a busy API costs the database a write every
+// lingerFor, not one per request, and no request pays for a goroutine
+// switch.
 type Log struct {
 	store Store
 	now   func() time.Time
 	log   *slog.Logger
 
-	// With a writer: queue feeds it until Close; mu guards closed and
-	// keeps Record from sending on the closed queue.
-	queue   chan queued
-	written chan struct{} // closed when the writer has drained the queue
-	mu      sync.RWMutex
+	// With a writer (writing set): mu guards queued and closed; room is
+	// signalled when the writer took the queue; wake (capacity 1) tells
+	// the writer there is something to do.
+	writing bool
+	mu      sync.Mutex
+	queued  []queued
 	closed  bool
+	room    *sync.Cond
+	wake    chan struct{}
+	written chan struct{} // closed when the writer has drained the queue
 }
 
-// queued is an event to append, or (flushed set) a request to say when
-// every event queued before it is written.
+// queued is an event to append (with the function that completes it, if
+// any), or (flushed set) a request to say when every event queued before
+// it is written.
 type queued struct {
 	event   Event
+	finish  func(*Event)
 	flushed chan struct{}
 }
 
@@ -118,41 +126,81 @@ func NewLog(store Store) *Log {
 // writer, which logs to log what it cannot append. Close stops the writer
 // once the queue is written.
 func NewWriter(store Store, log *slog.Logger) *Log {
-	l := &Log{store: store, now: time.Now, log: log, queue: make(chan queued, queueSize), written: make(chan struct{})}
+	l := &Log{store: store, now: time.Now, log: log, writing: true, wake: make(chan struct{}, 1), written: make(chan struct{})}
+	l.room = sync.NewCond(&l.mu)
 	go l.write()
 	return l
 }
 
-// write appends the queued events in order until the queue is closed:
-// a batch once lingerFor has passed since its first event, once it
-// holds batchSize events, or when a Flush asks.
+// signal wakes the writer, or leaves it a wake-up it has not taken yet.
+func (l *Log) signal() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// write appends the queued events in order until the log is closed: a
+// batch once lingerFor has passed since the first event of a burst, or at
+// once when a Flush asks, batchSize events wait, or the log closes.
 func (l *Log) write() {
 	defer close(l.written)
-	var batch []Event
 	linger := time.NewTimer(lingerFor)
 	linger.Stop()
 	for {
-		select {
-		case item, ok := <-l.queue:
-			switch {
-			case !ok:
-				l.appendBatch(batch)
-				return
-			case item.flushed != nil:
-				batch = l.appendBatch(batch)
-				close(item.flushed)
-			default:
-				if len(batch) == 0 {
-					linger.Reset(lingerFor)
-				}
-				if batch = append(batch, item.event); len(batch) >= batchSize {
-					batch = l.appendBatch(batch)
-				}
+		<-l.wake
+		if !l.hurried() {
+			linger.Reset(lingerFor)
+			select {
+			case <-linger.C:
+			case <-l.wake:
+				linger.Stop()
 			}
-		case <-linger.C:
+		}
+		items, closed := l.take()
+		l.appendItems(items)
+		if closed {
+			return
+		}
+	}
+}
+
+// hurried reports whether what is queued must be written without
+// lingering: the log is closing, a Flush waits, or a batch is full. An
+// empty queue is hurried too: there is nothing to linger for.
+func (l *Log) hurried() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed || len(l.queued) == 0 || len(l.queued) >= batchSize || l.queued[len(l.queued)-1].flushed != nil
+}
+
+// take returns what is queued, emptied from the queue, and whether the
+// log is closed (nothing more will be queued).
+func (l *Log) take() ([]queued, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	items := l.queued
+	l.queued = nil
+	l.room.Broadcast()
+	return items, l.closed
+}
+
+// appendItems completes and appends the events of items in order, in
+// transactions of at most batchSize events, and answers each Flush once
+// every event before it is written.
+func (l *Log) appendItems(items []queued) {
+	batch := make([]Event, 0, min(len(items), batchSize))
+	for _, item := range items {
+		if item.flushed != nil {
+			batch = l.appendBatch(batch)
+			close(item.flushed)
+			continue
+		}
+		if batch = append(batch, completed(item.event, item.finish)); len(batch) >= batchSize {
 			batch = l.appendBatch(batch)
 		}
 	}
+	l.appendBatch(batch)
 }
 
 // appendBatch appends the events of batch, logging those it could not,
@@ -173,15 +221,14 @@ func (l *Log) appendBatch(batch []Event) []Event {
 // Close writes what is queued and stops the writer; later events are
 // appended at once. It is idempotent, and does nothing without a writer.
 func (l *Log) Close() {
-	if l.queue == nil {
+	if !l.writing {
 		return
 	}
 	l.mu.Lock()
-	if !l.closed {
-		l.closed = true
-		close(l.queue)
-	}
+	l.closed = true
+	l.room.Broadcast()
 	l.mu.Unlock()
+	l.signal()
 	<-l.written
 }
 
@@ -189,8 +236,8 @@ func (l *Log) Close() {
 // ends.
 func (l *Log) Flush(ctx context.Context) error {
 	done := make(chan struct{})
-	if !l.enqueue(ctx, queued{flushed: done}) {
-		return ctx.Err()
+	if !l.enqueue(queued{flushed: done}) {
+		return nil // no writer, or one that wrote everything before closing
 	}
 	select {
 	case <-done:
@@ -200,31 +247,59 @@ func (l *Log) Flush(ctx context.Context) error {
 	}
 }
 
-// enqueue hands item to the writer; false when there is no writer running
-// (nothing to wait for) or ctx ended first.
-func (l *Log) enqueue(ctx context.Context, item queued) bool {
-	if l.queue == nil {
+// enqueue queues item for the writer, waiting while the queue is full,
+// and wakes the writer when item starts a burst or must not wait; false
+// when there is no writer running.
+func (l *Log) enqueue(item queued) bool {
+	if !l.writing {
 		return false
 	}
-	l.mu.RLock()
-	defer l.mu.RUnlock()
+	l.mu.Lock()
+	for len(l.queued) >= queueSize && !l.closed {
+		l.room.Wait()
+	}
 	if l.closed {
+		l.mu.Unlock()
 		return false
 	}
-	select {
-	case l.queue <- item:
-		return true
-	case <-ctx.Done():
-		return false
+	l.queued = append(l.queued, item)
+	n := len(l.queued)
+	l.mu.Unlock()
+	if n == 1 || n == batchSize || item.flushed != nil {
+		l.signal()
 	}
+	return true
 }
 
 // Record appends e, stamped with the current time (unless e.At is set);
 // empty Details become {} and an empty Outcome OK. With a writer it
 // queues e and returns nil: the writer logs a failure to append.
 func (l *Log) Record(ctx context.Context, e Event) error {
+	return l.RecordLater(ctx, e, nil)
+}
+
+// RecordLater is Record with finish, which completes e (typically its
+// Action and Details, from a request's body) before it is appended: with
+// a writer on the writer's goroutine, off the path of the request e
+// describes, else at once. finish must use only values it owns (never a
+// request's context or anything pooled that is reused once the request
+// ends); a nil finish changes nothing.
+func (l *Log) RecordLater(ctx context.Context, e Event, finish func(*Event)) error {
 	if e.At.IsZero() {
 		e.At = l.now()
+	}
+	if l.enqueue(queued{event: e, finish: finish}) {
+		return nil
+	}
+	_, err := l.store.AppendAuditEvent(ctx, completed(e, finish))
+	return err
+}
+
+// completed returns e completed by finish (when set), with empty Details
+// as {} and an empty Outcome as OK.
+func completed(e Event, finish func(*Event)) Event {
+	if finish != nil {
+		finish(&e)
 	}
 	if len(e.Details) == 0 {
 		e.Details = json.RawMessage("{}")
@@ -232,11 +307,7 @@ func (l *Log) Record(ctx context.Context, e Event) error {
 	if e.Outcome == "" {
 		e.Outcome = OK
 	}
-	if l.enqueue(ctx, queued{event: e}) {
-		return nil
-	}
-	_, err := l.store.AppendAuditEvent(ctx, e)
-	return err
+	return e
 }
 
 // Page is one page of the audit log, newest first.

@@ -99,6 +99,77 @@ func TestAuditWriterLingers(t *testing.T) {
 	}
 }
 
+// TestAuditRecordLater: the function that completes an event runs on the
+// writer, not on the recording request's path, and its Action and Details
+// are what is stored; without a writer it runs before Record returns.
+func TestAuditRecordLater(t *testing.T) {
+	ctx := testContext(t)
+	db := MustOpenDB(t)
+	log := audit.NewWriter(db, testLogger(t))
+	t.Cleanup(log.Close)
+	release := make(chan struct{})
+	finish := func(e *audit.Event) {
+		<-release
+		e.Action, e.Details = "tool.call", []byte(`{"name":"echo"}`)
+	}
+	recorded := make(chan error, 1)
+	go func() { recorded <- log.RecordLater(ctx, auditEvent(1), finish) }()
+	select {
+	case err := <-recorded:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("RecordLater waited for the event to be completed")
+	}
+	close(release)
+	page, err := log.Page(ctx, audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Events) != 1 || page.Events[0].Action != "tool.call" || string(page.Events[0].Details) != `{"name":"echo"}` || page.Events[0].Outcome != audit.OK {
+		t.Fatalf("stored %+v, want the completed event", page.Events)
+	}
+
+	direct := audit.NewLog(db)
+	if err := direct.RecordLater(ctx, auditEvent(2), func(e *audit.Event) { e.Action = "prompt.get" }); err != nil {
+		t.Fatal(err)
+	}
+	if events, _ := db.ListAuditEvents(ctx, audit.Filter{Action: "prompt.get"}); len(events) != 1 || string(events[0].Details) != "{}" {
+		t.Errorf("without a writer: %+v, want one prompt.get with {} details", events)
+	}
+}
+
+// TestAuditWriterQueueBound: past queueSize waiting events Record waits
+// for the writer instead of dropping one, and every event is written.
+func TestAuditWriterQueueBound(t *testing.T) {
+	ctx := testContext(t)
+	db := MustOpenDB(t)
+	log := audit.NewWriter(db, testLogger(t))
+	const n = 3000 // about three queues' worth
+	for i := range n {
+		if err := log.Record(ctx, auditEvent(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.Close()
+	count := 0
+	for before := int64(0); ; {
+		events, err := db.ListAuditEvents(ctx, audit.Filter{Before: before, Limit: audit.PageSize})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count += len(events)
+		if len(events) < audit.PageSize {
+			break
+		}
+		before = events[len(events)-1].ID
+	}
+	if count != n {
+		t.Errorf("%d events recorded, %d written", n, count)
+	}
+}
+
 // MustOpenDB opens a temp-file database, closed when the test ends.
 func MustOpenDB(tb testing.TB) *store.DB {
 	tb.Helper()
