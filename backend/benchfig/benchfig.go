@@ -29,14 +29,6 @@ type Figure struct {
 	Samples    float64 `json:"samples,omitempty"`
 	Note       string  `json:"note,omitempty"`
 	Skipped    string  `json:"skipped,omitempty"` // why there is no value
-	// Baseline, if set, names a figure of the same run that Target is
-	// relative to: Target was met on a machine where that figure was
-	// BaselineValue, a time, and the table scales it by BaselineValue
-	// over the time this run measured, so that a machine twice as slow
-	// is held to half the throughput. A run without that figure is held
-	// to Target as it stands.
-	Baseline      string  `json:"baseline,omitempty"`
-	BaselineValue float64 `json:"baselineValue,omitempty"`
 }
 
 // Report reports f as the benchmark metric named metric (unless f was

@@ -60,9 +60,6 @@ func run(args []string, stdout io.Writer) error {
 	if err := lines.Err(); err != nil {
 		return err
 	}
-	for i := range figures {
-		figures[i] = scaled(figures[i], figures, index)
-	}
 	slices.SortStableFunc(figures, func(a, b figure) int { return a.Item - b.Item })
 	printTable(stdout, figures)
 	return nil
@@ -111,25 +108,6 @@ func printTable(w io.Writer, figures []figure) {
 		}
 	}
 	fmt.Fprintf(w, "\n%d figures, %d with a target, %d missed\n", len(figures), countTargets(figures), missed)
-}
-
-// scaled returns f with its target scaled by the baseline it names, as
-// measured in this run (among figures, indexed by name in index), and a
-// TargetText that shows how; f unchanged without a baseline.
-func scaled(f figure, figures []figure, index map[string]int) figure {
-	if f.Baseline == "" || f.Cmp == "" {
-		return f
-	}
-	i, ok := index[f.Baseline]
-	if !ok || figures[i].Skipped != "" || figures[i].Value <= 0 {
-		f.TargetText = target(f) + " (no baseline in this run: " + f.Baseline + ")"
-		return f
-	}
-	base := figures[i]
-	given := f.Target
-	f.Target = given * f.BaselineValue / base.Value
-	f.TargetText = fmt.Sprintf("%s (%s × %s / %s %s, %s)", target(f), number(given), number(f.BaselineValue), number(base.Value), base.Unit, base.Figure)
-	return f
 }
 
 func meets(f figure) bool {
