@@ -203,3 +203,41 @@ func TestOlderFrameSecretsCountAsSealed(t *testing.T) {
 		t.Errorf("FrameHTTPSecrets = %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// TestOnlyAHeaderThatHidesSomethingIsSealed: a recorded header with a
+// secret value is sealed beside its redacted copy and revealed whole; one
+// that hides nothing (its redacted copy is the same) is not sealed, and
+// its reveal is that copy.
+func TestOnlyAHeaderThatHidesSomethingIsSealed(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	srv := MustCreateServer(t, d, backend.Server{Name: "remote", Transport: backend.TransportHTTP, URL: "http://127.0.0.1:1/mcp"})
+	sid := MustCreateSession(t, d, srv, "remote")
+	secret := http.Header{"Cookie": {"sid=s3cret"}, "Accept": {"application/json"}}
+	plain := http.Header{"Content-Type": {"application/json"}, "Mcp-Session-Id": {"4f1c"}}
+	frames := []backend.Frame{
+		{ID: 1, SessionID: sid, Time: time.Now(), Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, Body: []byte(`{}`),
+			HTTP: &mcpclient.HTTPInfo{Method: "POST", URL: "http://127.0.0.1:1/mcp", Header: secret}},
+		{ID: 2, SessionID: sid, Time: time.Now(), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{}`),
+			HTTP: &mcpclient.HTTPInfo{Method: "POST", URL: "http://127.0.0.1:1/mcp", Status: 200, Header: plain}},
+	}
+	if err := d.InsertFrames(ctx, frames, nil); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int64]struct {
+		sealed bool
+		header http.Header
+	}{1: {true, secret}, 2: {false, plain}} {
+		var col string
+		if err := d.db.GetContext(ctx, &col, `SELECT http FROM frames WHERE id = ?`, id); err != nil {
+			t.Fatal(err)
+		}
+		if sealed := strings.Contains(col, `"sealedHeader"`); sealed != want.sealed {
+			t.Errorf("frame %d: header sealed %v, want %v: %s", id, sealed, want.sealed, col)
+		}
+		info, err := d.RevealFrameHTTP(ctx, id)
+		if err != nil || !reflect.DeepEqual(info.Header, want.header) {
+			t.Errorf("frame %d revealed %+v, %v; want header %v", id, info, err, want.header)
+		}
+	}
+}

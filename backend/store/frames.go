@@ -335,8 +335,8 @@ func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 
 // storedHTTP is the http column: the HTTPInfo as people are shown it
 // (backend.RedactHTTP), and beside it, sealed, what it hides: the whole
-// header when it has any, since request headers carry the server's
-// credentials, and the whole URL when it holds secrets; and in the clear
+// header when one of its values is hidden (request headers carry the
+// server's credentials), and the whole URL when it holds secrets; and in the clear
 // which places are sealed and which were never recorded
 // (backend.SecretsOfHTTP), names only. Rows written before the redacted
 // header was kept beside the sealed one have no Header; rows written
@@ -360,7 +360,7 @@ func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 			return sql.NullString{}, err
 		}
 	}
-	if len(info.Header) > 0 {
+	if sealsHeader(secrets) {
 		plain, err := json.Marshal(info.Header)
 		if err != nil {
 			return sql.NullString{}, err
@@ -374,6 +374,14 @@ func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
 		return sql.NullString{}, err
 	}
 	return sql.NullString{String: string(b), Valid: true}, nil
+}
+
+// sealsHeader reports whether a recorded header holds a value that people
+// are shown redacted, and so must be kept sealed: a header that hides
+// nothing is the same as its redacted copy, and sealing it would keep
+// nothing more.
+func sealsHeader(s backend.HTTPSecrets) bool {
+	return slices.ContainsFunc(s.Sealed, func(p backend.SecretPlace) bool { return p.Where == "header" })
 }
 
 // showHTTP decodes the http column as people are shown it, redacted,
