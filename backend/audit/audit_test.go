@@ -3,14 +3,12 @@ package audit_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcp-playground/playground/backend/audit"
+	"github.com/mcp-playground/playground/backend/backendtest"
 	"github.com/mcp-playground/playground/backend/store"
 )
 
@@ -37,9 +35,9 @@ func auditEvent(i int) audit.Event {
 // TestAuditWriterBatches: a burst of requests is one write of the audit
 // log, and a page read right after shows every event of the burst.
 func TestAuditWriterBatches(t *testing.T) {
-	ctx := testContext(t)
-	db := &countedAudit{DB: MustOpenDB(t)}
-	log := audit.NewWriter(db, testLogger(t))
+	ctx := backendtest.Context(t)
+	db := &countedAudit{DB: backendtest.MustOpenDB(t)}
+	log := audit.NewWriter(db, backendtest.Logger(t))
 	t.Cleanup(log.Close)
 	const n = 100
 	for i := range n {
@@ -62,9 +60,9 @@ func TestAuditWriterBatches(t *testing.T) {
 // TestAuditWriterLingers: an event nobody reads is written on its own
 // soon after it was recorded, and Close writes what is still queued.
 func TestAuditWriterLingers(t *testing.T) {
-	ctx := testContext(t)
-	db := MustOpenDB(t)
-	log := audit.NewWriter(db, testLogger(t))
+	ctx := backendtest.Context(t)
+	db := backendtest.MustOpenDB(t)
+	log := audit.NewWriter(db, backendtest.Logger(t))
 	if err := log.Record(ctx, auditEvent(1)); err != nil {
 		t.Fatal(err)
 	}
@@ -103,9 +101,9 @@ func TestAuditWriterLingers(t *testing.T) {
 // writer, not on the recording request's path, and its Action and Details
 // are what is stored; without a writer it runs before Record returns.
 func TestAuditRecordLater(t *testing.T) {
-	ctx := testContext(t)
-	db := MustOpenDB(t)
-	log := audit.NewWriter(db, testLogger(t))
+	ctx := backendtest.Context(t)
+	db := backendtest.MustOpenDB(t)
+	log := audit.NewWriter(db, backendtest.Logger(t))
 	t.Cleanup(log.Close)
 	release := make(chan struct{})
 	finish := func(e *audit.Event) {
@@ -143,9 +141,9 @@ func TestAuditRecordLater(t *testing.T) {
 // TestAuditWriterQueueBound: past queueSize waiting events Record waits
 // for the writer instead of dropping one, and every event is written.
 func TestAuditWriterQueueBound(t *testing.T) {
-	ctx := testContext(t)
-	db := MustOpenDB(t)
-	log := audit.NewWriter(db, testLogger(t))
+	ctx := backendtest.Context(t)
+	db := backendtest.MustOpenDB(t)
+	log := audit.NewWriter(db, backendtest.Logger(t))
 	const n = 3000 // about three queues' worth
 	for i := range n {
 		if err := log.Record(ctx, auditEvent(i)); err != nil {
@@ -169,22 +167,3 @@ func TestAuditWriterQueueBound(t *testing.T) {
 		t.Errorf("%d events recorded, %d written", n, count)
 	}
 }
-
-// MustOpenDB opens a temp-file database, closed when the test ends.
-func MustOpenDB(tb testing.TB) *store.DB {
-	tb.Helper()
-	db, err := store.Open(testContext(tb), filepath.Join(tb.TempDir(), "playground.db"))
-	if err != nil {
-		tb.Fatalf("store.Open: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
-
-func testContext(tb testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	tb.Cleanup(cancel)
-	return ctx
-}
-
-func testLogger(testing.TB) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
