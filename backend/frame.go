@@ -40,7 +40,14 @@ type Frame struct {
 	// BodySize is the whole body's length as stored; frames that were never
 	// stored (the recorder's) leave it 0 and hold their whole body.
 	BodySize int
-	HTTP     *mcpclient.HTTPInfo
+	// HTTP is the frame's HTTP exchange: as recorded, secrets included, on
+	// the frames the recorder hands the store; as people are shown it on
+	// every frame read or published.
+	HTTP *mcpclient.HTTPInfo
+	// Shown is set on the frames the recorder hands the store: what people
+	// are shown of HTTP and where it hides secrets, worked out once as the
+	// frame is classified (see ShowHTTP). It is nil on frames read back.
+	Shown *ShownHTTP
 	// PairID links a request to its response and a response to its request; 0 when unlinked.
 	PairID int64
 	// LatencyNS is response time minus request time on both frames of a linked pair.
@@ -187,7 +194,8 @@ type Exchange struct {
 type FrameStore interface {
 	// MaxFrameID returns the largest stored frame id, 0 when there is none.
 	MaxFrameID(ctx context.Context) (int64, error)
-	// InsertFrames stores frames (with their ids set) and exchanges in one transaction.
+	// InsertFrames stores frames (with their ids set, and their Shown)
+	// and exchanges in one transaction.
 	InsertFrames(ctx context.Context, frames []Frame, exchanges []Exchange) error
 	// ListFrames returns the frames q selects, in id order, with pair
 	// links and BodySize filled. ListFrames and GetFrame return HTTP info

@@ -40,6 +40,21 @@ func (s HTTPSecrets) Places() []SecretPlace {
 	return slices.Concat(s.Sealed, s.NotRecorded)
 }
 
+// ShownHTTP is a recorded HTTP exchange as people are shown it
+// (RedactHTTP) and the places where that hides secrets (SecretsOfHTTP).
+type ShownHTTP struct {
+	Info    *HTTPInfo
+	Secrets HTTPSecrets
+}
+
+// ShowHTTP works out the ShownHTTP of recorded, nil for nil.
+func ShowHTTP(recorded *HTTPInfo) *ShownHTTP {
+	if recorded == nil {
+		return nil
+	}
+	return &ShownHTTP{Info: RedactHTTP(recorded), Secrets: SecretsOfHTTP(recorded)}
+}
+
 // SecretsOfHTTP sorts the secrets of recorded, an HTTP exchange as the
 // recorder hands it to the store (after Redactor.Frame): its URL when
 // RedactURL changes it, and each header, by name, whose values RedactHeader
@@ -61,7 +76,7 @@ func SecretsOfHTTP(recorded *HTTPInfo) HTTPSecrets {
 	for _, name := range names {
 		place := SecretPlace{Where: "header", Name: name}
 		values := recorded.Header[name]
-		if slices.ContainsFunc(values, func(v string) bool { return IsSecretName(name) && !HoldsRedactedValue(v) }) {
+		if IsSecretName(name) && slices.ContainsFunc(values, holdsRecordedValue) {
 			s.Sealed = append(s.Sealed, place)
 		}
 		if slices.ContainsFunc(values, HoldsRedactedValue) {
@@ -70,6 +85,10 @@ func SecretsOfHTTP(recorded *HTTPInfo) HTTPSecrets {
 	}
 	return s
 }
+
+// holdsRecordedValue reports whether a recorded value is not, nor holds,
+// RedactedValue: the value itself was recorded.
+func holdsRecordedValue(v string) bool { return !HoldsRedactedValue(v) }
 
 // HoldsRedactedValue reports whether a recorded value is, or holds,
 // RedactedValue: what the Redactor left of a configured secret.

@@ -336,7 +336,7 @@ func (b *batch) addAll(items []classifiedItem) {
 
 // commit writes the batch, retrying while the database refuses it and the
 // recorder is not stopping. Frames are published only once stored, and
-// with their HTTP info as people are shown it (RedactHTTP), as the store
+// with their HTTP info as people are shown it (Frame.Shown), as the store
 // reads them back: no event carries a secret header.
 func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 	backoff := 50 * time.Millisecond
@@ -362,7 +362,10 @@ func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 	r.commits = make(chan struct{})
 	r.mu.Unlock()
 	for i := range frames {
-		frames[i].HTTP = RedactHTTP(frames[i].HTTP)
+		if frames[i].Shown != nil {
+			frames[i].HTTP = frames[i].Shown.Info
+		}
+		frames[i].Shown = nil
 	}
 	start := 0
 	for i := 1; i <= len(frames); i++ {

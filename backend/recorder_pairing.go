@@ -105,12 +105,13 @@ func (r *Recorder) forget(sessionID int64) {
 	}
 }
 
-// classify gives the frame its id, JSON-RPC shape and outcome and, for a
-// response, the exchange linking it to its request.
+// classify gives the frame its id, JSON-RPC shape and outcome, what
+// people are shown of its HTTP exchange and, for a response, the exchange
+// linking it to its request.
 func (r *Recorder) classify(sessionID int64, in mcpclient.Frame) (Frame, *Exchange) {
 	f := Frame{
 		ID: r.nextID.Add(1) - 1, SessionID: sessionID, Time: in.Time, Direction: in.Direction,
-		Kind: in.Kind, Body: in.Body, HTTP: in.HTTP,
+		Kind: in.Kind, Body: in.Body, HTTP: in.HTTP, Shown: ShowHTTP(in.HTTP),
 	}
 	if in.Kind != mcpclient.KindMessage {
 		return f, nil

@@ -1,10 +1,12 @@
 package backend
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mcp-playground/playground/mcpclient"
 )
@@ -42,16 +44,37 @@ var publicNames = map[string]bool{"mcp-session-id": true, "www-authenticate": tr
 // IsSecretName reports whether the value of a header, env variable or URL
 // parameter with this name is to be treated as a secret.
 func IsSecretName(name string) bool {
-	lower := strings.ToLower(name)
-	if publicNames[lower] {
+	lower := lowerName(name, make([]byte, 0, 64))
+	if publicNames[string(lower)] {
 		return false
 	}
 	for _, w := range sensitiveWords {
-		if strings.Contains(lower, w) {
+		if bytes.Contains(lower, []byte(w)) {
 			return true
 		}
 	}
 	return false
+}
+
+// lowerName appends strings.ToLower(name) to buf. Every recorded frame's
+// header names come through IsSecretName: an ASCII name, as header names
+// are, is lowered into buf without a copy on the heap. Any other goes
+// through strings.ToLower, which lowers some non-ASCII letters to ASCII
+// ones (the Kelvin sign to k).
+func lowerName(name string, buf []byte) []byte {
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf {
+			return append(buf, strings.ToLower(name)...)
+		}
+	}
+	for i := range len(name) {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 // RedactURL returns raw with its secrets replaced by RedactedURLPart: the

@@ -38,6 +38,8 @@ func TestIsSecretName(t *testing.T) {
 		{"X-Amz-Credential", true},
 		{"code", true},
 		{"GITHUB_PERSONAL_ACCESS_TOKEN", true},
+		{"X-\u212Aey", true}, // the Kelvin sign lowers to k
+		{"X-" + strings.Repeat("A", 80) + "-TOKEN", true},
 		{"Mcp-Session-Id", false},
 		{"WWW-Authenticate", false},
 		{"Accept", false},

@@ -134,7 +134,7 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 	defer fstmt.Close()
 	var bstmt *sql.Stmt
 	for _, f := range frames {
-		httpJSON, err := d.encodeHTTP(f.HTTP)
+		httpJSON, err := d.encodeHTTP(f.HTTP, f.Shown)
 		if err != nil {
 			return fmt.Errorf("store: frame %d http info: %w", f.ID, err)
 		}
@@ -348,12 +348,17 @@ type storedHTTP struct {
 	Secrets      *backend.HTTPSecrets `json:"secrets,omitempty"`
 }
 
-func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo) (sql.NullString, error) {
+// encodeHTTP makes the http column of info, a recorded exchange, whose
+// ShownHTTP is shown, or worked out here when shown is nil.
+func (d *DB) encodeHTTP(info *mcpclient.HTTPInfo, shown *backend.ShownHTTP) (sql.NullString, error) {
 	if info == nil {
 		return sql.NullString{}, nil
 	}
-	secrets := backend.SecretsOfHTTP(info)
-	st := storedHTTP{HTTPInfo: *backend.RedactHTTP(info), Secrets: &secrets}
+	if shown == nil {
+		shown = backend.ShowHTTP(info)
+	}
+	secrets := shown.Secrets
+	st := storedHTTP{HTTPInfo: *shown.Info, Secrets: &secrets}
 	if st.URL != info.URL {
 		var err error
 		if st.SealedURL, err = d.seal([]byte(info.URL)); err != nil {

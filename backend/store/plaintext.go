@@ -142,7 +142,7 @@ func (d *DB) sweepFrames(ctx context.Context, conn *sqlx.Conn) (int, error) {
 					if err != nil {
 						return fmt.Errorf("frame %d http info: %w", r.ID, err)
 					}
-					if httpJSON, err = d.encodeHTTP(info); err != nil {
+					if httpJSON, err = d.encodeHTTP(info, nil); err != nil {
 						return fmt.Errorf("frame %d http info: %w", r.ID, err)
 					}
 				}
