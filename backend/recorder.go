@@ -364,6 +364,8 @@ func (r *Recorder) commit(frames []Frame, exchanges []Exchange) {
 	for i := range frames {
 		if frames[i].Shown != nil {
 			frames[i].HTTP = frames[i].Shown.Info
+		} else {
+			frames[i].HTTP = RedactHTTP(frames[i].HTTP)
 		}
 		frames[i].Shown = nil
 	}
