@@ -1,6 +1,5 @@
 package lint
 
-import "encoding/json"
 
 // answeredMemory bounds how many answered ids of each side a Linter
 // remembers to tell a second answer from an answer to an id never asked.
@@ -28,7 +27,7 @@ func newInFlight() *inFlight {
 
 // ask notes the request m; it reports false when its id is already in flight.
 func (f *inFlight) ask(m *msg, token string) bool {
-	id := string(m.id)
+	id := m.key
 	if _, clash := f.open[id]; clash {
 		return false
 	}
@@ -42,8 +41,7 @@ func (f *inFlight) ask(m *msg, token string) bool {
 // answer takes the request that id answers out of flight; ok is false
 // when none is in flight, and then again says whether id was answered
 // lately.
-func (f *inFlight) answer(id json.RawMessage) (r *request, ok, again bool) {
-	key := string(id)
+func (f *inFlight) answer(key string) (r *request, ok, again bool) {
 	r, ok = f.open[key]
 	if !ok {
 		return nil, false, f.answered[key]
@@ -66,19 +64,19 @@ func (f *inFlight) answer(id json.RawMessage) (r *request, ok, again bool) {
 // schema of the request's method.
 func (l *Linter) answer(m *msg, isResult bool, out *findings) {
 	asker := m.sender.other()
-	r, ok, again := l.flight[asker].answer(m.id)
+	r, ok, again := l.flight[asker].answer(m.key)
 	switch {
 	case again:
-		out.add(ruleDuplicateResponse, m.ptr("id"), "The request with id "+string(m.id)+" was already answered.")
+		out.add(ruleDuplicateResponse, m.ptr("id"), "The request with id "+m.key+" was already answered.")
 		return
 	case !ok:
 		if !l.opts.Excerpt {
-			out.add(ruleUnknownResponse, m.ptr("id"), "No request of the "+asker.String()+" in flight has the id "+string(m.id)+".")
+			out.add(ruleUnknownResponse, m.ptr("id"), "No request of the "+asker.String()+" in flight has the id "+m.key+".")
 		}
 		return
 	}
 	if r.cancelled {
-		out.add(ruleAfterCancel, m.ptr("id"), "The request with id "+string(m.id)+" was cancelled before this answer.")
+		out.add(ruleAfterCancel, m.ptr("id"), "The request with id "+m.key+" was cancelled before this answer.")
 	}
 	if isResult {
 		l.result(m, r.method, out)
@@ -88,13 +86,11 @@ func (l *Linter) answer(m *msg, isResult bool, out *findings) {
 // cancel marks the request that a notifications/cancelled from sender
 // names as cancelled.
 func (l *Linter) cancel(m *msg) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(m.m["params"], &p) != nil || p.RequestID == nil {
+	id, ok := m.params()["requestId"]
+	if !ok {
 		return
 	}
-	if r, ok := l.flight[m.sender].open[string(p.RequestID)]; ok {
+	if r, ok := l.flight[m.sender].open[textOf(id)]; ok {
 		r.cancelled = true
 	}
 }
@@ -102,26 +98,16 @@ func (l *Linter) cancel(m *msg) {
 // progress checks that a notifications/progress names the token of a
 // request in flight that its sender received.
 func (l *Linter) progress(m *msg, out *findings) {
-	var p struct {
-		Token json.RawMessage `json:"progressToken"`
-	}
-	if l.opts.Excerpt || json.Unmarshal(m.m["params"], &p) != nil || p.Token == nil {
+	token, ok := m.params()["progressToken"]
+	if l.opts.Excerpt || !ok {
 		return
 	}
-	if _, ok := l.flight[m.sender.other()].tokens[string(p.Token)]; !ok {
-		out.add(ruleProgressToken, m.ptr("params", "progressToken"), "No request of the "+m.sender.other().String()+" in flight gave the progress token "+string(p.Token)+".")
+	if _, ok := l.flight[m.sender.other()].tokens[textOf(token)]; !ok {
+		out.add(ruleProgressToken, m.ptr("params", "progressToken"), "No request of the "+m.sender.other().String()+" in flight gave the progress token "+textOf(token)+".")
 	}
 }
 
 // progressToken is the progress token a request's params._meta give.
 func progressToken(m *msg) string {
-	var p struct {
-		Meta struct {
-			Token json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(m.m["params"], &p) != nil {
-		return ""
-	}
-	return string(p.Meta.Token)
+	return textOf(objectOf(m.params()["_meta"])["progressToken"])
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -9,21 +8,21 @@ import (
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
-// msg is one JSON-RPC message of a frame: its members as they were sent,
-// the pointer to it in the body ("" unless it is in a batch) and what it is.
+// msg is one JSON-RPC message of a frame: its members as decoded, the
+// pointer to it in the body ("" unless it is in a batch) and what it is.
 type msg struct {
-	raw json.RawMessage
-	m   map[string]json.RawMessage
-	// p holds the members of params once params() has read them.
-	p      map[string]json.RawMessage
-	pRead  bool
+	m      map[string]any
 	at     string
 	sender side
 	method string
-	id     json.RawMessage // nil for a notification
+	id     any    // nil for a notification
+	key    string // the id's JSON text, "" for a notification
 }
 
 func (m *msg) has(key string) bool { _, ok := m.m[key]; return ok }
+
+// params are the members of m's params, nil when it has none.
+func (m *msg) params() map[string]any { return objectOf(m.m["params"]) }
 
 // ptr is the pointer to the member path of the message.
 func (m *msg) ptr(tokens ...string) string { return m.at + pointerOf(tokens...) }
@@ -55,16 +54,14 @@ func clip(b []byte) string {
 
 // message judges a frame of kind message: one JSON-RPC message or a batch.
 func (l *Linter) message(f Frame, out *findings) {
-	body := bytes.TrimSpace(f.Body)
-	if !json.Valid(body) {
+	body, ok := decode(f.Body)
+	if !ok {
 		out.notJSON(f)
 		return
 	}
 	l.transport(f, body, out)
 	sender := senderOf(f.Direction)
-	if len(body) > 0 && body[0] == '[' {
-		var items []json.RawMessage
-		_ = json.Unmarshal(body, &items)
+	if items, ok := body.([]any); ok {
 		if len(items) == 0 {
 			out.add(ruleEmptyBatch, "", "The body is an empty array.")
 			return
@@ -81,28 +78,30 @@ func (l *Linter) message(f Frame, out *findings) {
 }
 
 // one judges one JSON-RPC message, at pointer at of the body.
-func (l *Linter) one(raw json.RawMessage, sender side, at string, out *findings) {
-	m := &msg{raw: raw, at: at, sender: sender}
-	if err := json.Unmarshal(raw, &m.m); err != nil || m.m == nil {
-		out.add(ruleNotObject, at, "The message is a JSON "+jsonKind(raw)+", not an object.")
+func (l *Linter) one(v any, sender side, at string, out *findings) {
+	m := &msg{m: objectOf(v), at: at, sender: sender}
+	if m.m == nil {
+		out.add(ruleNotObject, at, "The message is a JSON "+kindOf(v)+", not an object.")
 		return
 	}
 	if v, ok := m.m["jsonrpc"]; !ok {
 		out.add(ruleVersion, m.ptr(), `The message has no "jsonrpc" member.`)
-	} else if string(v) != `"2.0"` {
-		out.add(ruleVersion, m.ptr("jsonrpc"), fmt.Sprintf(`"jsonrpc" is %s, not "2.0".`, v))
+	} else if v != "2.0" {
+		out.add(ruleVersion, m.ptr("jsonrpc"), fmt.Sprintf(`"jsonrpc" is %s, not "2.0".`, textOf(v)))
 	}
 	switch {
 	case m.has("method"):
-		if err := json.Unmarshal(m.m["method"], &m.method); err != nil {
-			out.add(ruleMethodType, m.ptr("method"), "The method is a JSON "+jsonKind(m.m["method"])+", not a string.")
+		method, ok := m.m["method"].(string)
+		if !ok {
+			out.add(ruleMethodType, m.ptr("method"), "The method is a JSON "+kindOf(m.m["method"])+", not a string.")
 			return
 		}
-		if p, ok := m.m["params"]; ok && jsonKind(p) != "object" && jsonKind(p) != "array" {
-			out.add(ruleParamsType, m.ptr("params"), "The params are a JSON "+jsonKind(p)+", not an object.")
+		m.method = method
+		if p, ok := m.m["params"]; ok && kindOf(p) != "object" && kindOf(p) != "array" {
+			out.add(ruleParamsType, m.ptr("params"), "The params are a JSON "+kindOf(p)+", not an object.")
 		}
 		if id, ok := m.m["id"]; ok {
-			m.id = id
+			m.id, m.key = id, textOf(id)
 			if !validID(id) {
 				out.add(ruleIDType, m.ptr("id"), "The request's id is a JSON "+idKind(id)+", not a string or an integer.")
 			}
@@ -138,7 +137,7 @@ func (l *Linter) response(m *msg, out *findings) {
 	case !ok:
 		out.add(ruleShape, m.ptr(), "The response has no id.")
 		return
-	case string(id) == "null":
+	case id == nil:
 		if isResult {
 			out.add(ruleNullID, m.ptr("id"), "The result has a null id.")
 		}
@@ -147,32 +146,33 @@ func (l *Linter) response(m *msg, out *findings) {
 		out.add(ruleIDType, m.ptr("id"), "The response's id is a JSON "+idKind(id)+", not a string or an integer.")
 		return
 	}
-	m.id = id
+	m.id, m.key = id, textOf(id)
 	l.answer(m, isResult, out)
 }
 
 // errorObject checks an error member: an object, an integer code
 // outside the reserved range's unused part, a string message.
-func errorObject(m *msg, raw json.RawMessage, out *findings) {
-	var e map[string]json.RawMessage
-	if json.Unmarshal(raw, &e) != nil || e == nil {
-		out.add(ruleErrorObject, m.ptr("error"), "The error is a JSON "+jsonKind(raw)+", not an object.")
+func errorObject(m *msg, v any, out *findings) {
+	e := objectOf(v)
+	if e == nil {
+		out.add(ruleErrorObject, m.ptr("error"), "The error is a JSON "+kindOf(v)+", not an object.")
 		return
 	}
 	code, ok := e["code"]
-	var n int64
+	num, _ := code.(json.Number)
+	n, err := num.Int64()
 	switch {
 	case !ok:
 		out.add(ruleErrorObject, m.ptr("error"), "The error has no code.")
-	case json.Unmarshal(code, &n) != nil:
-		out.add(ruleErrorObject, m.ptr("error", "code"), "The error code "+string(code)+" is not an integer.")
+	case err != nil:
+		out.add(ruleErrorObject, m.ptr("error", "code"), "The error code "+textOf(code)+" is not an integer.")
 	case n >= -32768 && n < -32099 && !definedCode(n):
 		out.add(ruleReservedCode, m.ptr("error", "code"), fmt.Sprintf("The error code %d is in the reserved range but is not one JSON-RPC defines.", n))
 	}
-	if msgRaw, ok := e["message"]; !ok {
+	if msgV, ok := e["message"]; !ok {
 		out.add(ruleErrorObject, m.ptr("error"), "The error has no message.")
-	} else if jsonKind(msgRaw) != "string" {
-		out.add(ruleErrorObject, m.ptr("error", "message"), "The error message is a JSON "+jsonKind(msgRaw)+", not a string.")
+	} else if kindOf(msgV) != "string" {
+		out.add(ruleErrorObject, m.ptr("error", "message"), "The error message is a JSON "+kindOf(msgV)+", not a string.")
 	}
 }
 
@@ -182,46 +182,6 @@ func definedCode(n int64) bool {
 		return true
 	}
 	return false
-}
-
-// validID reports whether id is a JSON string or integer.
-func validID(id json.RawMessage) bool {
-	switch jsonKind(id) {
-	case "string":
-		return true
-	case "number":
-		_, err := strconv.ParseInt(string(id), 10, 64)
-		return err == nil
-	}
-	return false
-}
-
-func idKind(id json.RawMessage) string {
-	if k := jsonKind(id); k != "number" {
-		return k
-	}
-	return "number " + string(id)
-}
-
-// jsonKind names the kind of a valid JSON value.
-func jsonKind(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return "nothing"
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 func isNotificationMethod(method string) bool {

@@ -18,7 +18,7 @@ func (l *Linter) lifecycleOf(m *msg, out *findings) {
 	if l.opts.Excerpt {
 		return
 	}
-	if s := specOf(l.Version()); s != nil && s.modern() || objectOf(params(m)["_meta"])[metaProtocolVersion] != nil {
+	if s := specOf(l.Version()); s != nil && s.modern() || objectOf(m.params()["_meta"])[metaProtocolVersion] != nil {
 		return
 	}
 	life := &l.life

@@ -1,12 +1,8 @@
 package lint
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Reserved _meta keys of the modern era.
@@ -20,7 +16,7 @@ const (
 func (l *Linter) request(m *msg, out *findings) {
 	l.learnFromRequest(m)
 	if validID(m.id) && !l.flight[m.sender].ask(m, progressToken(m)) {
-		out.add(ruleDuplicateID, m.ptr("id"), "The "+m.sender.String()+" already has a request with id "+string(m.id)+" in flight.")
+		out.add(ruleDuplicateID, m.ptr("id"), "The "+m.sender.String()+" already has a request with id "+m.key+" in flight.")
 	}
 	l.lifecycleOf(m, out)
 	s := l.spec(out)
@@ -28,9 +24,7 @@ func (l *Linter) request(m *msg, out *findings) {
 		return // a notification sent with an id was flagged as such
 	}
 	if s.modern() && m.sender == client {
-		meta := params(m)["_meta"]
-		var mm map[string]json.RawMessage
-		_ = json.Unmarshal(meta, &mm)
+		mm := objectOf(m.params()["_meta"])
 		var missing []string
 		for _, key := range []string{metaProtocolVersion, metaClientCapabilities} {
 			if _, ok := mm[key]; !ok {
@@ -82,10 +76,7 @@ func (l *Linter) result(m *msg, method string, out *findings) {
 		return // mcp.unknown-method was said of the request
 	}
 	def := s.resultDef(reqDef)
-	var rt struct {
-		ResultType string `json:"resultType"`
-	}
-	if json.Unmarshal(m.m["result"], &rt) == nil && rt.ResultType == "input_required" && s.defs["InputRequiredResult"] != nil {
+	if objectOf(m.m["result"])["resultType"] == "input_required" && s.defs["InputRequiredResult"] != nil {
 		def = "InputRequiredResult"
 	}
 	if method == "tools/call" && def != "InputRequiredResult" {
@@ -97,17 +88,12 @@ func (l *Linter) result(m *msg, method string, out *findings) {
 // contentTypes flags the content items of a tool result whose type the
 // version does not define.
 func (l *Linter) contentTypes(s *spec, m *msg, out *findings) {
-	var r struct {
-		Content []struct {
-			Type json.RawMessage `json:"type"`
-		} `json:"content"`
-	}
-	if len(s.contentTypes) == 0 || json.Unmarshal(m.m["result"], &r) != nil {
+	if len(s.contentTypes) == 0 {
 		return
 	}
-	for i, c := range r.Content {
-		var t string
-		if json.Unmarshal(c.Type, &t) == nil && !s.contentTypes[t] {
+	content, _ := objectOf(m.m["result"])["content"].([]any)
+	for i, c := range content {
+		if t, ok := objectOf(c)["type"].(string); ok && !s.contentTypes[t] {
 			out.add(ruleContentType, m.ptr("result", "content", fmt.Sprint(i), "type"),
 				fmt.Sprintf("The content item's type %q is not one version %s defines.", t, s.version))
 		}
@@ -136,13 +122,9 @@ func (l *Linter) methodDef(s *spec, m *msg, notification bool, out *findings) (s
 // schema validates member of m (the whole message when "") against the
 // definition def, unless a finding already points there.
 func (l *Linter) schema(s *spec, def string, m *msg, member string, out *findings) {
-	raw := m.raw
+	var v any = m.m
 	if member != "" {
-		raw = m.m[member]
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return
+		v = m.m[member]
 	}
 	bad, ok := s.validate(def, v)
 	if !ok {
@@ -185,26 +167,15 @@ func (l *Linter) spec(out *findings) *spec {
 
 func (s *spec) modern() bool { return s.version >= "2026-07-28" }
 
-// params are the members of m's params, nil when it has none.
-func params(m *msg) map[string]json.RawMessage {
-	if !m.pRead {
-		m.pRead = true
-		_ = json.Unmarshal(m.m["params"], &m.p)
-	}
-	return m.p
-}
-
 // learnFromRequest takes the version a client's initialize offers, or a
 // modern request declares in its _meta, and the capabilities it gives.
 func (l *Linter) learnFromRequest(m *msg) {
 	if m.sender != client {
 		return
 	}
-	p := params(m)
+	p := m.params()
 	if m.method == "initialize" {
-		var v string
-		_ = json.Unmarshal(p["protocolVersion"], &v)
-		l.offered = v
+		l.offered = stringOf(p["protocolVersion"])
 		l.caps[client] = objectOf(p["capabilities"])
 		return
 	}
@@ -233,10 +204,4 @@ func (l *Linter) learnFromResult(m *msg, method string) {
 	if method == "initialize" {
 		l.life.answered = true
 	}
-}
-
-func objectOf(raw json.RawMessage) map[string]any {
-	var o map[string]any
-	_ = json.Unmarshal(raw, &o)
-	return o
 }

@@ -97,3 +97,13 @@ func Rules() []Rule {
 		ruleContentType, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
 		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus}
 }
+
+// RuleOf is the rule with code, ok false when no rule has it.
+func RuleOf(code string) (Rule, bool) {
+	for _, r := range Rules() {
+		if r.Code == code {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}

@@ -40,6 +40,11 @@ type spec struct {
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
 	compiled map[string]*jsonschema.Schema
+	// shapes tells the shapes of values that matched a definition (see
+	// shape.go), nil when the schema uses a keyword shapes do not keep;
+	// valid holds those shapes.
+	shapes *shapeRules
+	valid  map[string]bool
 }
 
 var (
@@ -87,8 +92,17 @@ func loadSpec(version string) *spec {
 		return nil
 	}
 	s.compiler = jsonschema.NewCompiler()
+	// Formats are annotations in every version, as 2020-12 has them (in
+	// draft-07 asserting them is optional): a uri-template or a base64
+	// payload is not judged by its text.
+	for _, name := range []string{"uri", "uri-reference", "uri-template", "byte", "date-time", "email"} {
+		s.compiler.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+	}
 	if s.compiler.AddResource(s.base, doc) != nil {
 		return nil
+	}
+	if r, ok := newShapeRules(doc); ok {
+		s.shapes, s.valid = r, map[string]bool{}
 	}
 	return s
 }
@@ -220,18 +234,31 @@ type violation struct {
 // definition name and returns its deepest violation, ok false when v
 // matches (or the definition does not compile).
 func (s *spec) validate(name string, v any) (violation, bool) {
+	var shape string
+	if s.shapes != nil {
+		shape = s.shapes.shapeOf(name, v)
+	}
 	s.mu.Lock()
 	sch, ok := s.compiled[name]
 	if !ok {
 		sch, _ = s.compiler.Compile(s.base + "#/" + s.defsKey + "/" + name)
 		s.compiled[name] = sch
 	}
+	known := s.valid[shape]
 	s.mu.Unlock()
-	if sch == nil {
+	if sch == nil || known {
 		return violation{}, false
 	}
 	var ve *jsonschema.ValidationError
 	if err := sch.Validate(v); !errors.As(err, &ve) {
+		if shape != "" {
+			s.mu.Lock()
+			if len(s.valid) >= maxShapes {
+				clear(s.valid)
+			}
+			s.valid[shape] = true
+			s.mu.Unlock()
+		}
 		return violation{}, false
 	}
 	leaf := deepest(ve)

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"mime"
 
@@ -10,7 +9,7 @@ import (
 
 // transport checks an inbound HTTP frame's status and Content-Type
 // against its body.
-func (l *Linter) transport(f Frame, body []byte, out *findings) {
+func (l *Linter) transport(f Frame, body any, out *findings) {
 	if !f.HTTP || f.Direction != mcpclient.Inbound {
 		return
 	}
@@ -21,8 +20,7 @@ func (l *Linter) transport(f Frame, body []byte, out *findings) {
 		}
 	}
 	if f.HTTPStatus >= 300 {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(body, &m) == nil && m["result"] != nil {
+		if _, ok := objectOf(body)["result"]; ok {
 			out.add(ruleHTTPStatus, "/result", fmt.Sprintf("A JSON-RPC result came with HTTP status %d.", f.HTTPStatus))
 		}
 	}
