@@ -36,18 +36,27 @@ const (
 
 // BenchmarkRecording runs both sides for frames as stdio carries them
 // and for frames with their HTTP exchange (whose headers the store
-// encrypts).
+// encrypts), and then the recorder again with its protocol linter off, on
+// the same frames, for the linter's cost.
 func BenchmarkRecording(b *testing.B) {
 	for _, transport := range []string{"stdio", "http"} {
 		b.Run(transport, func(b *testing.B) {
 			for b.Loop() {
-				benchRecording(b, transport)
+				linted := benchRecording(b, transport, backend.RecorderOptions{})
+				unlinted := benchRecording(b, transport, backend.RecorderOptions{NoLint: true})
+				benchfig.Report(b, "lint-ratio", benchfig.Figure{Item: 21, Figure: "recording with the linter / without it, " + transport,
+					Value: linted / unlinted, Unit: "x", Cmp: ">=", Target: 0.9,
+					Note: fmt.Sprintf("%.0f against %.0f frames/s", linted, unlinted)})
 			}
 		})
 	}
 }
 
-func benchRecording(b *testing.B, transport string) {
+// benchRecording records the frames of benchSessions sessions at once
+// with a recorder set up by o and returns its rate in frames per second.
+// With the linter on, it also reports that rate beside a bare batched
+// insert of the same rows.
+func benchRecording(b *testing.B, transport string, o backend.RecorderOptions) float64 {
 	ctx := context.Background()
 	dir := b.TempDir()
 	db, err := store.Open(ctx, filepath.Join(dir, "recorder.db"))
@@ -56,7 +65,7 @@ func benchRecording(b *testing.B, transport string) {
 	}
 	defer db.Close()
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, backendtest.Logger(b))
+	rec, err := backend.NewRecorder(ctx, db, hub, backendtest.Logger(b), o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,12 +88,12 @@ func benchRecording(b *testing.B, transport string) {
 	// Build every frame first: the recorder's clock starts at the first Record.
 	frames := make([][]mcpclient.Frame, benchSessions)
 	for i := range frames {
-		frames[i] = make([]mcpclient.Frame, benchFramesPerSession)
-		for seq := range frames[i] {
-			frames[i][seq] = benchFrame(seq, transport)
+		frames[i] = benchfig.Handshake()
+		for seq := range benchFramesPerSession {
+			frames[i] = append(frames[i], benchFrame(seq, transport))
 		}
 	}
-	total := benchSessions * benchFramesPerSession
+	total := benchSessions * len(frames[0])
 
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -114,11 +123,19 @@ func benchRecording(b *testing.B, transport string) {
 	if err := raw.QueryRow(`SELECT COUNT(*) FROM exchanges`).Scan(&exchanges); err != nil {
 		b.Fatal(err)
 	}
-	rows, exRows := readRows(b, raw)
-
-	bare := bareInsert(b, dir, sessions, rows, exRows)
-
+	var findings int
+	if err := raw.QueryRow(`SELECT COUNT(*) FROM frame_findings`).Scan(&findings); err != nil {
+		b.Fatal(err)
+	}
+	if findings > 0 {
+		b.Fatalf("the linter found %d things wrong with the synthetic session", findings)
+	}
 	recRate := float64(total) / recorded.Seconds()
+	if o.NoLint {
+		return recRate
+	}
+	rows, exRows := readRows(b, raw)
+	bare := bareInsert(b, dir, sessions, rows, exRows)
 	bareRate := float64(len(rows)) / bare.Seconds()
 	benchfig.Report(b, "frames/s", benchfig.Figure{Item: 2, Figure: "recording: frames/s persisted, " + transport, Value: recRate, Unit: "frames/s",
 		Cmp: ">=", Target: 50000, Samples: float64(total)})
@@ -128,6 +145,7 @@ func benchRecording(b *testing.B, transport string) {
 		Note: fmt.Sprintf("prepared inserts, %d rows a transaction", benchBareBatch)})
 	benchfig.Report(b, "ratio", benchfig.Figure{Item: 2, Figure: "recording: recorder/bare throughput, " + transport, Value: recRate / bareRate, Unit: "x",
 		Cmp: ">=", Target: 0.6})
+	return recRate
 }
 
 // benchFrame is benchfig.SessionFrame, with the HTTP exchange of each

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // RPCType is the JSON-RPC shape of a message frame.
@@ -60,6 +61,9 @@ type Frame struct {
 	// imported file did not give it). See IDClash.
 	Clash        IDClash
 	ClashFrameID int64
+	// Findings are what the protocol linter found wrong with the frame
+	// as it was recorded (see lint.Linter), nil when nothing.
+	Findings []lint.Finding
 }
 
 // IDClash is what the recorder noted about a frame whose JSON-RPC id was

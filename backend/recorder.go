@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // Recorder persists every frame of every session in small batches and, once
@@ -19,8 +20,8 @@ import (
 //
 // The recorder is the one place that decides what a frame is (see
 // classify): its JSON-RPC shape, id, method, whether it is a tool's
-// failure, which request it answers and whether its id clashed with a
-// pending request. One goroutine classifies frames as they come, giving
+// failure, which request it answers, whether its id clashed with a
+// pending request, and what the protocol linter finds wrong with it. One goroutine classifies frames as they come, giving
 // them their ids; another commits them in batches. A caller waiting for
 // its own request's frames watches it (WatchRequest) rather than flushing.
 //
@@ -32,7 +33,9 @@ type Recorder struct {
 	log   *slog.Logger
 
 	in         *intake
-	classified chan []classifiedItem // batches, from classifyLoop to commitLoop
+	classified chan []classifiedItem // batches, from classifyLoop to lintLoop, or to commitLoop when not linting
+	toCommit   chan []classifiedItem // batches commitLoop commits: classified, or lintLoop's
+	linting    bool
 	stop       chan struct{}
 	done       chan struct{}
 
@@ -54,6 +57,13 @@ type Recorder struct {
 	nextID atomic.Int64
 
 	pending pendingRequests // owned by classifyLoop
+}
+
+// RecorderOptions set up a Recorder; the zero value is the usual one.
+type RecorderOptions struct {
+	// NoLint records frames without judging them: Frame.Findings stay
+	// nil.
+	NoLint bool
 }
 
 // recordItem is a frame to store, or a control marker.
@@ -85,7 +95,7 @@ const (
 )
 
 // NewRecorder starts a recorder writing to store and publishing to hub. Close stops it.
-func NewRecorder(ctx context.Context, store FrameStore, hub Publisher, log *slog.Logger) (*Recorder, error) {
+func NewRecorder(ctx context.Context, store FrameStore, hub Publisher, log *slog.Logger, o RecorderOptions) (*Recorder, error) {
 	maxID, err := store.MaxFrameID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recorder: %w", err)
@@ -102,7 +112,12 @@ func NewRecorder(ctx context.Context, store FrameStore, hub Publisher, log *slog
 	}
 	r.nextID.Store(maxID + 1)
 	r.committed = maxID
+	r.toCommit, r.linting = r.classified, !o.NoLint
 	go r.classifyLoop()
+	if r.linting {
+		r.toCommit = make(chan []classifiedItem, 4)
+		go r.lintLoop(r.classified, r.toCommit)
+	}
 	go r.commitLoop()
 	return r, nil
 }
@@ -244,26 +259,34 @@ func (r *Recorder) classifyQueued() {
 	}
 }
 
-// classifiedItem is a classified frame (with the exchange it completes)
-// or a flush marker, on its way to commitLoop.
+// classifiedItem is a classified frame (with the exchange it completes
+// and, when the recorder lints, what the linter is to judge of it), a
+// flush marker, or a forget marker (the session whose linter to drop), on
+// its way to commitLoop.
 type classifiedItem struct {
 	frame    Frame
 	exchange *Exchange
+	lint     lint.Frame
 	flushed  chan struct{}
+	forget   int64
 }
 
-// take handles one queued item, returning what commitLoop is to have of
-// it (nothing for a forget marker).
+// take handles one queued item, returning what the next goroutine is to
+// have of it (nothing for a forget marker when the recorder does not lint).
 func (r *Recorder) take(it recordItem) (classifiedItem, bool) {
 	switch {
 	case it.forget:
 		r.forget(it.sessionID)
-		return classifiedItem{}, false
+		return classifiedItem{forget: it.sessionID}, r.linting
 	case it.flushed != nil:
 		return classifiedItem{flushed: it.flushed}, true
 	default:
 		f, ex := r.classify(it.sessionID, it.frame)
-		return classifiedItem{frame: f, exchange: ex}, true
+		c := classifiedItem{frame: f, exchange: ex}
+		if r.linting {
+			c.lint = lint.FrameOf(it.frame)
+		}
+		return c, true
 	}
 }
 
@@ -276,7 +299,7 @@ func (r *Recorder) commitLoop() {
 	for {
 		if next == nil {
 			var ok bool
-			if next, ok = <-r.classified; !ok {
+			if next, ok = <-r.toCommit; !ok {
 				return
 			}
 		}
@@ -286,7 +309,7 @@ func (r *Recorder) commitLoop() {
 	gather:
 		for len(b.frames) < recorderMaxBatch {
 			select {
-			case more, ok := <-r.classified:
+			case more, ok := <-r.toCommit:
 				if !ok {
 					break gather
 				}
@@ -325,6 +348,9 @@ func (b *batch) addAll(items []classifiedItem) {
 	for _, it := range items {
 		if it.flushed != nil {
 			b.flushed = append(b.flushed, it.flushed)
+			continue
+		}
+		if it.forget != 0 {
 			continue
 		}
 		b.frames = append(b.frames, it.frame)

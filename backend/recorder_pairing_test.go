@@ -116,7 +116,7 @@ func TestRequestWatchBeforeCommit(t *testing.T) {
 	db := backendtest.MustOpenDB(t)
 	gate := &gatedStore{FrameStore: db, open: make(chan struct{})}
 	ctx := backendtest.Context(t)
-	rec, err := backend.NewRecorder(ctx, gate, backend.NewHub(0), backendtest.Logger(t))
+	rec, err := backend.NewRecorder(ctx, gate, backend.NewHub(0), backendtest.Logger(t), backend.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

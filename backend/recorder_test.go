@@ -403,7 +403,7 @@ func TestRecorderRetriesFailedWrites(t *testing.T) {
 	fs := &flakyStore{FrameStore: db}
 	fs.failing.Store(true)
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t))
+	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t), backend.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

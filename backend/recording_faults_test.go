@@ -18,7 +18,7 @@ func TestPoolRefusesEverySendWhileRecordingFails(t *testing.T) {
 	db := backendtest.MustOpenDB(t)
 	fs := &flakyStore{FrameStore: db}
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t))
+	rec, err := backend.NewRecorder(backendtest.Context(t), fs, hub, backendtest.Logger(t), backend.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -178,7 +178,7 @@ func TestSessionImportStoresNothingOnError(t *testing.T) {
 func TestRecorderReservesFrameIDs(t *testing.T) {
 	db := mustStore(t)
 	ctx := context.Background()
-	rec, err := backend.NewRecorder(ctx, db, backend.NewHub(0), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	rec, err := backend.NewRecorder(ctx, db, backend.NewHub(0), slog.New(slog.NewTextHandler(io.Discard, nil)), backend.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

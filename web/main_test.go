@@ -206,7 +206,7 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	}
 	tb.Cleanup(func() { db.Close() })
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	rec, err := backend.NewRecorder(ctx, db, hub, log, backend.RecorderOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}

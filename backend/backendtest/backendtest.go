@@ -77,7 +77,7 @@ func MustOpenDB(tb testing.TB) *store.DB {
 // (after anything registered later, such as a pool).
 func MustRecorder(tb testing.TB, db *store.DB, hub *backend.Hub) *backend.Recorder {
 	tb.Helper()
-	rec, err := backend.NewRecorder(Context(tb), db, hub, Logger(tb))
+	rec, err := backend.NewRecorder(Context(tb), db, hub, Logger(tb), backend.RecorderOptions{})
 	if err != nil {
 		tb.Fatalf("NewRecorder: %v", err)
 	}

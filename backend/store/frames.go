@@ -34,6 +34,7 @@ type frameRow struct {
 	IsError   bool           `db:"is_error"`
 	IDClash   string         `db:"id_clash"`
 	ClashWith sql.NullInt64  `db:"id_clash_frame"`
+	Findings  string         `db:"findings"`
 }
 
 // MaxFrameID implements backend.FrameStore.
@@ -56,13 +57,14 @@ type frameStatements struct {
 // insertStatements insert a frame, a large frame's whole body (see
 // backend.MaxBodyPreview and migration 0002) and an exchange.
 type insertStatements struct {
-	frame, body, exchange *sql.Stmt
+	frame, body, exchange, finding *sql.Stmt
 }
 
 const (
 	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, body_size, http, is_error, id_clash, id_clash_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertBodySQL     = `INSERT INTO frame_bodies (frame_id, body) VALUES (?, ?)`
 	insertExchangeSQL = `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`
+	insertFindingSQL  = `INSERT INTO frame_findings (frame_id, session_id, time, code, severity, pointer, message, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // get returns the prepared statements, preparing them on first use (and
@@ -77,7 +79,7 @@ func (s *frameStatements) get(ctx context.Context, db *sqlx.DB) (*insertStatemen
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		sql  string
-	}{{&st.frame, insertFrameSQL}, {&st.body, insertBodySQL}, {&st.exchange, insertExchangeSQL}} {
+	}{{&st.frame, insertFrameSQL}, {&st.body, insertBodySQL}, {&st.exchange, insertExchangeSQL}, {&st.finding, insertFindingSQL}} {
 		var err error
 		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
 			st.close()
@@ -98,7 +100,7 @@ func (s *frameStatements) close() {
 }
 
 func (st *insertStatements) close() {
-	for _, s := range []*sql.Stmt{st.frame, st.body, st.exchange} {
+	for _, s := range []*sql.Stmt{st.frame, st.body, st.exchange, st.finding} {
 		if s != nil {
 			s.Close()
 		}
@@ -132,7 +134,7 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 	}
 	fstmt := tx.StmtContext(ctx, st.frame)
 	defer fstmt.Close()
-	var bstmt *sql.Stmt
+	var bstmt, lstmt *sql.Stmt
 	for _, f := range frames {
 		httpJSON, err := d.encodeHTTP(f.HTTP, f.Shown)
 		if err != nil {
@@ -157,6 +159,15 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 				return fmt.Errorf("store: insert body of frame %d: %w", f.ID, err)
 			}
 		}
+		if len(f.Findings) > 0 && lstmt == nil {
+			lstmt = tx.StmtContext(ctx, st.finding)
+			defer lstmt.Close()
+		}
+		for _, l := range f.Findings {
+			if _, err := lstmt.ExecContext(ctx, f.ID, f.SessionID, unixNano(f.Time), l.Code, string(l.Severity), l.Pointer, l.Message, l.Spec); err != nil {
+				return fmt.Errorf("store: insert finding of frame %d: %w", f.ID, err)
+			}
+		}
 	}
 	if len(exchanges) > 0 {
 		estmt := tx.StmtContext(ctx, st.exchange)
@@ -170,13 +181,14 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 	return nil
 }
 
-// frameColumns selects a frame with its pair link, its body's whole length
-// and its body: the first ?1 bytes when ?1 > 0, which frames.body holds
-// up to backend.MaxBodyPreview, else the whole body, from frame_bodies
-// when it is longer. Callers add WHERE, ORDER BY and LIMIT.
+// frameColumns selects a frame with its pair link, its lint findings (see
+// findingsColumn), its body's whole length and its body: the first ?1
+// bytes when ?1 > 0, which frames.body holds up to backend.MaxBodyPreview,
+// else the whole body, from frame_bodies when it is longer. Callers add
+// WHERE, ORDER BY and LIMIT.
 const frameColumns = `
 	SELECT f.id, f.session_id, f.time, f.direction, f.kind, f.rpc_type, f.rpc_id, f.method, f.http, f.body_size,
-		f.is_error, f.id_clash, f.id_clash_frame,
+		f.is_error, f.id_clash, f.id_clash_frame, ` + findingsColumn + ` AS findings,
 		CASE
 			WHEN ?1 > 0 THEN substr(f.body, 1, ?1)
 			WHEN f.body_size > length(f.body) THEN (SELECT b.body FROM frame_bodies b WHERE b.frame_id = f.id)
@@ -329,6 +341,9 @@ func (d *DB) frameOf(r frameRow) (backend.Frame, error) {
 	var err error
 	if f.HTTP, err = d.showHTTP(r.HTTP); err != nil {
 		return backend.Frame{}, fmt.Errorf("store: frame %d http info: %w", r.ID, err)
+	}
+	if f.Findings, err = findingsOf(r.Findings); err != nil {
+		return backend.Frame{}, fmt.Errorf("store: frame %d findings: %w", r.ID, err)
 	}
 	return f, nil
 }

@@ -61,7 +61,7 @@ func recordEverythingCollection(t *testing.T, node, script string) (f collection
 	defer db.Close()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	rec, err := backend.NewRecorder(ctx, db, hub, log, backend.RecorderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	}
 	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: level}))
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	rec, err := backend.NewRecorder(ctx, db, hub, log, backend.RecorderOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}

@@ -66,7 +66,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	defer auditLog.Close() // after the handler's last request, before the database closes
 
 	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, log)
+	rec, err := backend.NewRecorder(ctx, db, hub, log, backend.RecorderOptions{})
 	if err != nil {
 		return err
 	}
