@@ -241,8 +241,9 @@ func TestLiveStalledViewerIsCutOff(t *testing.T) {
 	}
 
 	// Each frame is committed (and so published) on its own, until the hub
-	// drops the viewer that does not read.
-	body := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 64<<10) + `"}}`)
+	// drops the viewer that does not read. The panel shows a few KiB of a
+	// body, so a larger one would fill the socket no sooner, only slower.
+	body := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 4<<10) + `"}}`)
 	var recorded int
 	for deadline := time.Now().Add(30 * time.Second); d.hub.Subscribers(sessID) == 2; recorded++ {
 		if time.Now().After(deadline) {
