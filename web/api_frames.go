@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // The API's recorded frames: /api/v1/sessions/:id/frames.
@@ -31,6 +32,8 @@ type apiFrame struct {
 	// request (backend.IDClash), IDClashFrame that request's frame.
 	IDClash      string `json:"idClash,omitempty"`
 	IDClashFrame int64  `json:"idClashFrame,omitempty"`
+	// Findings are what the protocol linter found wrong with the frame.
+	Findings []lint.Finding `json:"findings,omitempty"`
 }
 
 // apiFramePage is the most frames one answer lists; apiFrameBytes ends it
@@ -47,7 +50,7 @@ const (
 func apiFrameOf(f backend.Frame) apiFrame {
 	af := apiFrame{ID: f.ID, Time: f.Time, Direction: string(f.Direction), Kind: string(f.Kind), RPCType: string(f.RPCType),
 		Method: f.Method, HTTP: f.HTTP, PairID: f.PairID, LatencyMS: float64(f.LatencyNS) / 1e6,
-		IDClash: string(f.Clash), IDClashFrame: f.ClashFrameID}
+		IDClash: string(f.Clash), IDClashFrame: f.ClashFrameID, Findings: f.Findings}
 	if f.RPCID != "" {
 		af.RPCID = json.RawMessage(f.RPCID)
 	}
