@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // ImportedFrame is one frame read from an export file: its time,
@@ -20,8 +21,44 @@ type ImportedFrame struct {
 	// ServerName is the server the file says the frame's session spoke
 	// to, "" when it names none.
 	ServerName string
+	// ProtocolVersion is the protocol version the file says the frame's
+	// session negotiated, "" when it gives none.
+	ProtocolVersion string
+	// Excerpt says the file holds only some of the session's frames (a
+	// filtered session export or a history export).
+	Excerpt bool
 	// Line is the frame's line in the file, for error messages.
 	Line int
+}
+
+// ExportLinter lints the frames of an export file in the order the file
+// gives them: one lint.Linter for each session the file names, set up by
+// the first frame of that session it sees (the file's protocol version
+// and whether it is an excerpt). It is not safe for concurrent use.
+type ExportLinter struct {
+	linters map[int64]*lint.Linter
+}
+
+// NewExportLinter returns an ExportLinter that has seen no frame.
+func NewExportLinter() *ExportLinter {
+	return &ExportLinter{linters: map[int64]*lint.Linter{}}
+}
+
+// Lint returns the findings of in, the next frame of the file, as its
+// session's linter judges it (nil when it has none).
+func (el *ExportLinter) Lint(in ImportedFrame) []lint.Finding {
+	l := el.linters[in.SessionID]
+	if l == nil {
+		l = lint.New(lint.Options{Version: in.ProtocolVersion, Excerpt: in.Excerpt})
+		el.linters[in.SessionID] = l
+	}
+	return l.Lint(LintFrameOf(in.Frame))
+}
+
+// LintFrameOf is what a linter judges of f: its direction, kind, body
+// and HTTP status and Content-Type.
+func LintFrameOf(f Frame) lint.Frame {
+	return lint.FrameOf(mcpclient.Frame{Direction: f.Direction, Kind: f.Kind, Body: f.Body, HTTP: f.HTTP})
 }
 
 // ImportWriter stores an imported session's frames within
@@ -89,13 +126,19 @@ const importedFrom = "imported"
 //
 // frames yields an error for a line that is not a frame; Import then
 // stores nothing and returns it. A file without frames, or a frame with a
-// direction, kind or JSON-RPC type that no recording has, or one that
-// repeats an earlier frame's session and id, is an EInvalid error, and
-// nothing is stored either.
+// direction, kind or JSON-RPC type that no recording has (see
+// ImportedFrame.Check), or one that repeats an earlier frame's session
+// and id, is an EInvalid error, and nothing is stored either.
+//
+// Each frame is linted as it is stored (ExportLinter: one linter per
+// session of the file, by the file's protocol version and excerpt mark),
+// so that it keeps its findings as a recorded frame does; findings the
+// file gives are not taken.
 func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time, frames iter.Seq2[ImportedFrame, error]) (int64, error) {
 	s := Session{ServerName: ImportedServerName, Status: SessionClosed, CloseReason: importedFrom, StartedAt: at, ImportedFrom: file, ImportedAt: at}
 	return im.store.ImportSession(ctx, s, func(sessionID int64, w ImportWriter) (string, error) {
 		p := importPairs{sessionID: sessionID, seen: map[fileFrameID]int64{}, open: map[fileFrameID]Frame{}}
+		linter := NewExportLinter()
 		var batch []Frame
 		var exchanges []Exchange
 		var names []string
@@ -104,7 +147,7 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 			if err != nil {
 				return "", err
 			}
-			if err := validImported(in); err != nil {
+			if err := in.Check(); err != nil {
 				return "", err
 			}
 			key := fileFrameID{in.SessionID, in.ID}
@@ -113,7 +156,7 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 			}
 			f := in.Frame
 			f.ID, f.SessionID, f.PairID, f.LatencyNS, f.BodySize = im.ids.ReserveFrameIDs(1), sessionID, 0, 0, 0
-			f.ToolError, f.ClashFrameID = importedToolError(f), 0
+			f.ToolError, f.ClashFrameID, f.Findings = importedToolError(f), 0, linter.Lint(in)
 			if f.Clash != "" {
 				f.ClashFrameID = p.seen[fileFrameID{in.SessionID, in.ClashFrameID}]
 			}
@@ -189,8 +232,10 @@ func (p importPairs) link(in ImportedFrame, f Frame) (Exchange, bool) {
 		LatencyNS: resp.Time.Sub(req.Time).Nanoseconds()}, true
 }
 
-// validImported checks the fields a recording gives every frame.
-func validImported(in ImportedFrame) error {
+// Check returns an EInvalid error, naming in's line, when in lacks a
+// field that a recording gives every frame or gives one a value that no
+// recording has.
+func (in ImportedFrame) Check() error {
 	switch in.Direction {
 	case mcpclient.Outbound, mcpclient.Inbound, mcpclient.Stderr:
 	default:

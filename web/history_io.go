@@ -24,18 +24,24 @@ import (
 
 // exportLine is one line of an NDJSON export (of a session or of a history
 // search): a frame in the shape of GET /api/v1/sessions/{id}/frames, with
-// the session it belongs to and that session's server name, so that an
-// import can tell where it was recorded. A body that is JSON but not
-// compact JSON is given as bodyText, so that it keeps its bytes.
+// the session it belongs to, that session's server name and negotiated
+// protocol version, so that an import can tell where it was recorded and
+// a linter which version to judge it by, and whether the file is an
+// excerpt of the session (a filtered session export or a history export)
+// rather than every frame of it from its start. A body that is JSON but
+// not compact JSON is given as bodyText, so that it keeps its bytes.
 type exportLine struct {
 	apiFrame
-	SessionID  int64  `json:"sessionId"`
-	ServerName string `json:"serverName,omitempty"`
+	SessionID       int64  `json:"sessionId"`
+	ServerName      string `json:"serverName,omitempty"`
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	Excerpt         bool   `json:"excerpt,omitempty"`
 }
 
-// exportLineOf is f, of session s, as an export writes it.
-func exportLineOf(f backend.Frame, s backend.Session) exportLine {
-	l := exportLine{apiFrame: apiFrameOf(f), SessionID: s.ID, ServerName: s.ServerName}
+// exportLineOf is f, of session s, as an export writes it; excerpt says
+// the export holds only some of the session's frames.
+func exportLineOf(f backend.Frame, s backend.Session, excerpt bool) exportLine {
+	l := exportLine{apiFrame: apiFrameOf(f), SessionID: s.ID, ServerName: s.ServerName, ProtocolVersion: s.ProtocolVersion, Excerpt: excerpt}
 	if l.Body != nil {
 		var compact bytes.Buffer
 		if json.Compact(&compact, f.Body) != nil || !bytes.Equal(compact.Bytes(), f.Body) {
@@ -94,7 +100,7 @@ func (s *Server) exportHistory(c echo.Context) error {
 					s.deps.Log.Error("history export cut short", "frame", id, "err", err)
 					return nil
 				}
-				if err := enc.Encode(exportLineOf(f, e.Session)); err != nil {
+				if err := enc.Encode(exportLineOf(f, e.Session, true)); err != nil {
 					return nil // the client went away
 				}
 			}
@@ -146,7 +152,7 @@ func (s *Server) importSession(c echo.Context) error {
 		return fmt.Errorf("web: opening the uploaded file: %w", err)
 	}
 	defer file.Close()
-	id, err := s.deps.Imports.Import(c.Request().Context(), name, time.Now(), importedFrames(file))
+	id, err := s.deps.Imports.Import(c.Request().Context(), name, time.Now(), ReadExport(file))
 	if err != nil {
 		if backend.ErrorCodeOf(err) != backend.EInvalid {
 			return err
@@ -170,10 +176,17 @@ func importFileName(fh *multipart.FileHeader) string {
 	return name
 }
 
-// importedFrames reads an NDJSON export: one exportLine a line, blank
-// lines skipped. It yields an EInvalid error, and stops, at a line that is
-// longer than maxImportLine or is not a frame.
-func importedFrames(r io.Reader) iter.Seq2[backend.ImportedFrame, error] {
+// ReadExport reads an NDJSON export of a session or of a history search,
+// as the dashboard writes it, from r: one frame a line (blank lines
+// skipped), yielded as it is read, so that a file of any size is read in
+// bounded memory. A frame keeps the file's session and frame ids, server
+// name, protocol version and excerpt mark; the findings the file gives
+// are left out (a reader lints the frames again, backend.ExportLinter).
+// ReadExport yields a backend.EInvalid error naming the line, and stops,
+// at a line that is longer than 16 MiB, is not a frame, or gives a frame
+// fields that no recording has (backend.ImportedFrame.Check), and at a
+// read error of r. The caller owns r.
+func ReadExport(r io.Reader) iter.Seq2[backend.ImportedFrame, error] {
 	return func(yield func(backend.ImportedFrame, error) bool) {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 0, 64<<10), maxImportLine)
@@ -185,6 +198,9 @@ func importedFrames(r io.Reader) iter.Seq2[backend.ImportedFrame, error] {
 				continue
 			}
 			f, err := importedFrameOf(text, line)
+			if err == nil {
+				err = f.Check()
+			}
 			if !yield(f, err) || err != nil {
 				return
 			}
@@ -224,7 +240,7 @@ func importedFrameOf(text []byte, n int) (backend.ImportedFrame, error) {
 			f.Body = []byte(raw)
 		}
 	}
-	return backend.ImportedFrame{Frame: f, ServerName: l.ServerName, Line: n}, nil
+	return backend.ImportedFrame{Frame: f, ServerName: l.ServerName, ProtocolVersion: l.ProtocolVersion, Excerpt: l.Excerpt, Line: n}, nil
 }
 
 // jsonProblem says briefly what is wrong with a line that did not decode.
