@@ -158,6 +158,9 @@ type FrameFilter struct {
 	// Text, when set, keeps the frames whose method or body holds it
 	// (within the first MaxBodyPreview bytes of the body), case-sensitively.
 	Text string
+	// Findings keeps the frames the protocol linter found something wrong
+	// with (Frame.Findings).
+	Findings bool
 }
 
 // IsZero reports whether the filter matches every frame.
@@ -175,6 +178,8 @@ func (q FrameFilter) Matches(f Frame) bool {
 	case q.Direction != "" && f.Direction != q.Direction:
 		return false
 	case q.Text != "" && !strings.Contains(f.Method, q.Text) && !bytes.Contains(body, []byte(q.Text)):
+		return false
+	case q.Findings && len(f.Findings) == 0:
 		return false
 	}
 	return true
@@ -222,4 +227,16 @@ type FrameStore interface {
 	FrameHTTPSecrets(ctx context.Context, id int64) (HTTPSecrets, error)
 	// CountFrames returns how many frames a session has.
 	CountFrames(ctx context.Context, sessionID int64) (int, error)
+	// CountFindings returns, for each of the sessions that has any, how
+	// many protocol-lint findings its frames have, by severity.
+	CountFindings(ctx context.Context, sessionIDs ...int64) (map[int64]FindingCount, error)
 }
+
+// FindingCount is how many protocol-lint findings of each severity some
+// frames have.
+type FindingCount struct {
+	Errors, Warnings, Infos int
+}
+
+// Total is how many findings there are.
+func (c FindingCount) Total() int { return c.Errors + c.Warnings + c.Infos }

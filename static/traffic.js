@@ -3,7 +3,8 @@
 // or on a newer page than its request when older frames are loaded above
 // it) comes as a row of its own saying which request it answers
 // (data-answers). This moves such a row into its request's entry — as the
-// entry's frame part (views.framePart), with the latency and the badge —
+// entry's frame part (views.framePart), with the latency, the status badge
+// and the response's clash and lint badges —
 // whenever both are in the same panel; a response whose request is not
 // there stays a row.
 (function () {
@@ -32,7 +33,9 @@
     var badge = entry.querySelector("[data-status-badge]");
     badge.textContent = row.getAttribute("data-status-label");
     restatus(badge, status);
-    entry.querySelector("[data-latency]").textContent = row.getAttribute("data-latency");
+    var latency = entry.querySelector("[data-latency]");
+    latency.textContent = row.getAttribute("data-latency");
+    row.querySelectorAll(":scope > summary [data-summary-badge]").forEach(function (b) { latency.before(b); });
   }
 
   function graftAll() {

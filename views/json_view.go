@@ -115,7 +115,12 @@ func parseJSONView(body []byte) (jsonValue, bool) {
 
 // jsonBody shows body highlighted and foldable when it is JSON within the
 // view's bounds, and as text (indented when it is JSON) otherwise.
-func jsonBody(body []byte) templ.Component {
+func jsonBody(body []byte) templ.Component { return jsonBodyMarked(body, nil) }
+
+// jsonBodyMarked is jsonBody with the values at the JSON pointers marked
+// (class jv-flagged, and data-pointer) and the objects and arrays that
+// lead to them open, however deep.
+func jsonBodyMarked(body []byte, pointers []string) templ.Component {
 	v, ok := parseJSONView(body)
 	if !ok {
 		return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
@@ -126,18 +131,63 @@ func jsonBody(body []byte) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		var b strings.Builder
 		b.WriteString(`<div class="json-view" data-testid="json-view">`)
-		writeJSONValue(&b, v, "", "", 0)
+		jw := jsonWriter{b: &b, marks: newJSONMarks(pointers)}
+		jw.value(v, "", "", "", 0)
 		b.WriteString(`</div>`)
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
 }
 
-// writeJSONValue writes v, led by its key's markup (none for items and
+// jsonMarks are the pointers a view marks, and every pointer that leads
+// to one of them (to keep open); nil marks nothing.
+type jsonMarks struct {
+	marked, leads map[string]bool
+}
+
+func newJSONMarks(pointers []string) *jsonMarks {
+	if len(pointers) == 0 {
+		return nil
+	}
+	m := &jsonMarks{marked: map[string]bool{}, leads: map[string]bool{}}
+	for _, p := range pointers {
+		m.marked[p] = true
+		for i := len(p) - 1; i > 0; i-- {
+			if p[i] == '/' {
+				m.leads[p[:i]] = true
+			}
+		}
+		if p != "" {
+			m.leads[""] = true
+		}
+	}
+	return m
+}
+
+// jsonWriter writes a parsed body's markup; with marks, it follows each
+// value's JSON pointer.
+type jsonWriter struct {
+	b     *strings.Builder
+	marks *jsonMarks
+}
+
+// line opens a line of the value at pointer: marked ones carry their
+// pointer.
+func (w jsonWriter) line(tag, pointer string) {
+	if w.marks != nil && w.marks.marked[pointer] {
+		w.b.WriteString(`<` + tag + ` class="jv-line jv-flagged" data-pointer="` + templ.EscapeString(pointer) + `">`)
+		return
+	}
+	w.b.WriteString(`<` + tag + ` class="jv-line">`)
+}
+
+// value writes v, at pointer, led by its key's markup (none for items and
 // the root) and followed by comma ("," or ""), at depth.
-func writeJSONValue(b *strings.Builder, v jsonValue, key, comma string, depth int) {
+func (w jsonWriter) value(v jsonValue, pointer, key, comma string, depth int) {
+	b := w.b
 	if v.open == 0 {
-		b.WriteString(`<div class="jv-line">` + key)
+		w.line("div", pointer)
+		b.WriteString(key)
 		writeJSONScalar(b, v.scalar)
 		b.WriteString(comma + `</div>`)
 		return
@@ -147,28 +197,47 @@ func writeJSONValue(b *strings.Builder, v jsonValue, key, comma string, depth in
 		closeWith = "]"
 	}
 	if len(v.children) == 0 {
-		b.WriteString(`<div class="jv-line">` + key + `<span class="jv-p">` + string(v.open) + closeWith + `</span>` + comma + `</div>`)
+		w.line("div", pointer)
+		b.WriteString(key + `<span class="jv-p">` + string(v.open) + closeWith + `</span>` + comma + `</div>`)
 		return
 	}
 	b.WriteString(`<details class="jv-node"`)
-	if depth < jsonOpenDepth {
+	if depth < jsonOpenDepth || (w.marks != nil && w.marks.leads[pointer]) {
 		b.WriteString(` open`)
 	}
-	b.WriteString(`><summary class="jv-line">` + key + `<span class="jv-p">` + string(v.open) + `</span>`)
+	b.WriteString(`>`)
+	w.line("summary", pointer)
+	b.WriteString(key + `<span class="jv-p">` + string(v.open) + `</span>`)
 	b.WriteString(`<span class="jv-folded"> ` + templ.EscapeString(foldedCount(v)) + ` <span class="jv-p">` + closeWith + `</span>` + comma + `</span></summary>`)
 	b.WriteString(`<div class="jv-children">`)
 	for i, c := range v.children {
-		childKey := ""
+		childKey, childPointer := "", ""
 		if v.open == '{' {
 			childKey = `<span class="jv-key">` + templ.EscapeString(unescapeMarkup(v.keys[i])) + `</span><span class="jv-p">: </span>`
+		}
+		if w.marks != nil {
+			childPointer = pointer + "/" + pointerToken(v, i)
 		}
 		childComma := ","
 		if i == len(v.children)-1 {
 			childComma = ""
 		}
-		writeJSONValue(b, c, childKey, childComma, depth+1)
+		w.value(c, childPointer, childKey, childComma, depth+1)
 	}
 	b.WriteString(`</div><div class="jv-line jv-close"><span class="jv-p">` + closeWith + `</span>` + comma + `</div></details>`)
+}
+
+// pointerToken is the JSON pointer token (RFC 6901) of v's child i: its
+// index, or its key with "~" and "/" escaped.
+func pointerToken(v jsonValue, i int) string {
+	if v.open == '[' {
+		return strconv.Itoa(i)
+	}
+	var key string
+	if json.Unmarshal([]byte(v.keys[i]), &key) != nil {
+		return ""
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }
 
 // foldedCount is what a closed object or array says of what it holds.

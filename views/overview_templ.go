@@ -540,6 +540,8 @@ type OverviewSectionView struct {
 	Overview *backend.SessionOverview // nil when disconnected or unknown
 	Drift    *DriftView               // nil when no revisions are kept
 	Sessions []backend.Session
+	// Findings counts the protocol-lint findings of each of Sessions.
+	Findings map[int64]backend.FindingCount
 	OAuth    *OAuthCardView // nil for a stdio server
 }
 
@@ -583,7 +585,7 @@ func OverviewSection(v OverviewSectionView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = SessionsTable(v.Sessions).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = SessionsTable(v.Sessions, v.Findings).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -90,9 +90,11 @@ func (s *Server) sessionFilter(c echo.Context, id int64) (backend.FrameFilter, e
 const maxFilterText = 200
 
 // frameFilterOf reads a traffic filter from the query (the parameters
-// views.filterQuery writes): errors=1, quiet=1, dir=out|in|stderr, q=TEXT.
+// views.filterQuery writes): errors=1, quiet=1, findings=1,
+// dir=out|in|stderr, q=TEXT.
 func frameFilterOf(c echo.Context) (backend.FrameFilter, error) {
-	f := backend.FrameFilter{Errors: c.QueryParam("errors") == "1", NoNotifications: c.QueryParam("quiet") == "1", Text: c.QueryParam("q")}
+	f := backend.FrameFilter{Errors: c.QueryParam("errors") == "1", NoNotifications: c.QueryParam("quiet") == "1",
+		Findings: c.QueryParam("findings") == "1", Text: c.QueryParam("q")}
 	switch dir := backend.Direction(c.QueryParam("dir")); dir {
 	case "", backend.Outbound, backend.Inbound, backend.Stderr:
 		f.Direction = dir

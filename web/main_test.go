@@ -402,6 +402,13 @@ type apiFrame struct {
 	LatencyMS    float64         `json:"latencyMs"`
 	IDClash      string          `json:"idClash"`
 	IDClashFrame int64           `json:"idClashFrame"`
+	Findings     []struct {
+		Code     string `json:"code"`
+		Severity string `json:"severity"`
+		Pointer  string `json:"pointer"`
+		Message  string `json:"message"`
+		Fix      string `json:"fix"`
+	} `json:"findings"`
 }
 
 // MustAPIServer registers a server through the API.

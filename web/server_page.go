@@ -85,8 +85,10 @@ func (s *Server) overviewPage(c echo.Context, status int, refused *views.OAuthSe
 		if v.OAuth, err = s.oauthCard(c, srv, refused); err != nil {
 			return nil, err
 		}
-		sessions, err := s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions)
-		v.Sessions = sessions
+		if v.Sessions, err = s.deps.Sessions.ListSessions(c.Request().Context(), srv.ID, 0, recentSessions); err != nil {
+			return nil, err
+		}
+		v.Findings, err = s.deps.Frames.CountFindings(c.Request().Context(), sessionIDs(v.Sessions)...)
 		return views.OverviewSection(v), err
 	})
 }

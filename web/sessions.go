@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/views"
 )
 
@@ -27,7 +28,20 @@ func (s *Server) listSessions(c echo.Context) error {
 		sessions = sessions[:sessionPageSize]
 		older = sessions[sessionPageSize-1].ID
 	}
-	return render(c, http.StatusOK, views.SessionsPage(page(c, "Sessions"), sessions, older, before != 0))
+	findings, err := s.deps.Frames.CountFindings(c.Request().Context(), sessionIDs(sessions)...)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.SessionsPage(page(c, "Sessions"), sessions, findings, older, before != 0))
+}
+
+// sessionIDs is the ids of sessions.
+func sessionIDs(sessions []backend.Session) []int64 {
+	ids := make([]int64, len(sessions))
+	for i, s := range sessions {
+		ids[i] = s.ID
+	}
+	return ids
 }
 
 // showSession shows a session and a page of its frames, from the database:
@@ -57,6 +71,11 @@ func (s *Server) showSession(c echo.Context) error {
 	if d.FrameCount, err = s.deps.Frames.CountFrames(ctx, id); err != nil {
 		return err
 	}
+	counts, err := s.deps.Frames.CountFindings(ctx, id)
+	if err != nil {
+		return err
+	}
+	d.Findings = counts[id]
 	if d.Live {
 		d.Inputs = s.inputViews(id)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // TestFrameFilterInSQLIsMatches stores frames of every sort and checks,
@@ -36,6 +37,8 @@ func TestFrameFilterInSQLIsMatches(t *testing.T) {
 		frames[i].ID, frames[i].SessionID, frames[i].Time = int64(i+1), sid, time.Now()
 	}
 	frames[2].ToolError, frames[3].ToolError = true, true // as the recorder decides it
+	frames[1].Findings = []lint.Finding{{Code: "jsonrpc.reserved-code", Severity: lint.SevWarning, Pointer: "/error/code", Message: "m"}}
+	frames[6].Findings = []lint.Finding{{Code: "jsonrpc.parse", Severity: lint.SevError, Message: "m"}, {Code: "transport.stdio-line", Severity: lint.SevError, Message: "m"}}
 	if err := d.InsertFrames(ctx, frames, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +57,8 @@ func TestFrameFilterInSQLIsMatches(t *testing.T) {
 		{"text is case-sensitive", backend.FrameFilter{Text: "needle"}, nil},
 		{"text with SQL in it", backend.FrameFilter{Text: "' OR 1=1 --"}, nil},
 		{"errors received", backend.FrameFilter{Errors: true, Direction: mcpclient.Inbound, Text: "isError"}, []int64{3, 4}},
+		{"lint findings", backend.FrameFilter{Findings: true}, []int64{2, 7}},
+		{"lint findings sent", backend.FrameFilter{Findings: true, Direction: mcpclient.Outbound}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,5 +80,37 @@ func TestFrameFilterInSQLIsMatches(t *testing.T) {
 				t.Errorf("the store keeps %v and Matches keeps %v, want %v", ids, matched, tt.want)
 			}
 		})
+	}
+}
+
+// TestCountFindings counts each session's findings by severity; a session
+// without any is left out, and so is one not asked for.
+func TestCountFindings(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	s1, s2, s3 := MustCreateSession(t, d, 0, "a"), MustCreateSession(t, d, 0, "b"), MustCreateSession(t, d, 0, "c")
+	finding := func(sev lint.Severity) lint.Finding { return lint.Finding{Code: "c", Severity: sev, Message: "m"} }
+	frames := []backend.Frame{
+		{ID: 1, SessionID: s1, Findings: []lint.Finding{finding(lint.SevError), finding(lint.SevWarning)}},
+		{ID: 2, SessionID: s1, Findings: []lint.Finding{finding(lint.SevError), finding(lint.SevInfo)}},
+		{ID: 3, SessionID: s2},
+		{ID: 4, SessionID: s3, Findings: []lint.Finding{finding(lint.SevInfo)}},
+	}
+	for i := range frames {
+		frames[i].Time, frames[i].Direction, frames[i].Kind, frames[i].Body = time.Now(), mcpclient.Inbound, mcpclient.KindMessage, []byte(`{}`)
+	}
+	if err := d.InsertFrames(ctx, frames, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.CountFindings(ctx, s1, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]backend.FindingCount{s1: {Errors: 2, Warnings: 1, Infos: 1}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("CountFindings = %v, want %v", got, want)
+	}
+	if got, err := d.CountFindings(ctx); err != nil || len(got) != 0 {
+		t.Errorf("CountFindings() = %v, %v", got, err)
 	}
 }

@@ -200,13 +200,15 @@ const frameColumns = `
 	LEFT JOIN exchanges rs ON rs.response_frame_id = f.id`
 
 // frameFilterSQL is backend.FrameFilter.Matches as SQL, on parameters
-// ?6 Errors, ?7 NoNotifications, ?8 Direction and ?9 Text. frames.body
-// holds a body's first backend.MaxBodyPreview bytes, as Matches reads.
+// ?6 Errors, ?7 NoNotifications, ?8 Direction, ?9 Text and ?10 Findings.
+// frames.body holds a body's first backend.MaxBodyPreview bytes, as
+// Matches reads.
 const frameFilterSQL = `
 	AND (NOT ?6 OR f.rpc_type = 'error' OR f.kind = 'parse-error' OR f.is_error)
 	AND (NOT ?7 OR f.rpc_type <> 'notification')
 	AND (?8 = '' OR f.direction = ?8)
-	AND (?9 = '' OR instr(f.method, ?9) > 0 OR instr(f.body, CAST(?9 AS BLOB)) > 0)`
+	AND (?9 = '' OR instr(f.method, ?9) > 0 OR instr(f.body, CAST(?9 AS BLOB)) > 0)
+	AND (NOT ?10 OR EXISTS (SELECT 1 FROM frame_findings ff WHERE ff.frame_id = f.id))`
 
 // ListFrames implements backend.FrameStore. Rows are read one at a time,
 // so a byte budget stops reading at the frame that reaches it.
@@ -222,7 +224,7 @@ func (d *DB) ListFrames(ctx context.Context, q backend.FrameQuery) ([]backend.Fr
 	}
 	fl := q.Filter
 	rows, err := d.db.QueryxContext(ctx, query, q.BodyPreview, q.SessionID, q.AfterID, q.BeforeID, limit,
-		fl.Errors, fl.NoNotifications, string(fl.Direction), fl.Text)
+		fl.Errors, fl.NoNotifications, string(fl.Direction), fl.Text, fl.Findings)
 	if err != nil {
 		return nil, fmt.Errorf("store: list frames of session %d: %w", q.SessionID, err)
 	}
