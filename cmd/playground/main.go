@@ -37,6 +37,8 @@ Commands:
                 the client the official MCP conformance suite runs
   call          send one request to an MCP server and print the result
   run FILE      run a collection file's examples on an MCP server (for CI)
+  lint FILE     judge a session or history export against JSON-RPC 2.0 and
+                MCP (exit 1 on an error finding)
   key rotate    give the database's secrets a new key (dashboard stopped)
   backup FILE   copy the database to FILE while the dashboard runs (the key
                 file is backed up separately)
@@ -61,7 +63,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
-	case "call", "run", "key", "backup", "user", "servers", "token":
+	case "call", "run", "lint", "key", "backup", "user", "servers", "token":
 		stdout, stderr = newTerminalWriter(stdout), newTerminalWriter(stderr)
 	}
 	switch cmd {
@@ -75,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdout, stderr)
 	case "run":
 		return runRun(ctx, args, os.Getenv, stdout, stderr)
+	case "lint":
+		return runLint(ctx, args, stdin, stdout, stderr)
 	case "key":
 		return runKey(ctx, args, os.Getenv, stdout, stderr)
 	case "backup":
