@@ -45,7 +45,15 @@ type HistoryQuery struct {
 	// After and Before bound the request's time (After inclusive, Before
 	// exclusive); the zero time leaves a side open.
 	After, Before time.Time
+	// Lint, when set, keeps the exchanges whose request or response the
+	// protocol linter flagged: LintAny for any finding, a severity
+	// ("error", "warning", "info") for a finding of it, else a finding of
+	// that code.
+	Lint string
 }
+
+// LintAny is HistoryQuery.Lint for any finding.
+const LintAny = "any"
 
 // HistoryEntry is one exchange as history lists it: the request, the
 // response, both with at most HistoryPreview bytes of body, and the session

@@ -6,11 +6,13 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // HistoryFilterKeys are the filters the search box knows, in the order the
 // help text lists them.
-var HistoryFilterKeys = []string{"server", "method", "name", "status", "code", "latency", "after", "before", "since"}
+var HistoryFilterKeys = []string{"server", "method", "name", "status", "code", "latency", "lint", "after", "before", "since"}
 
 // ParseHistoryQuery parses the search box's syntax, relative to now:
 //
@@ -20,6 +22,8 @@ var HistoryFilterKeys = []string{"server", "method", "name", "status", "code", "
 //	status:ok|error|iserror|rpc-error
 //	code:-32602           the JSON-RPC error code
 //	latency:>500ms  latency:<2s  latency:100ms..1s
+//	lint:any  lint:error  lint:warning  lint:info  lint:jsonrpc.version
+//	                      a protocol-lint finding on the request or response
 //	after:2026-11-30  before:2026-11-30T12:00  (UTC; RFC 3339 also)
 //	since:2h              within the last two hours
 //	word  "exact phrase"  full text in params and results
@@ -74,6 +78,8 @@ func (q *HistoryQuery) setFilter(key, v string, now time.Time) error {
 		q.ErrorCode, q.HasErrorCode = n, true
 	case "latency":
 		return q.setLatency(v)
+	case "lint":
+		return q.setLint(v)
 	case "after", "before":
 		t, err := parseQueryTime(v)
 		if err != nil {
@@ -93,6 +99,20 @@ func (q *HistoryQuery) setFilter(key, v string, now time.Time) error {
 	default:
 		return Errorf(EInvalid, "Unknown filter %q; known: %s. Quote text that holds a colon.", key+":", strings.Join(HistoryFilterKeys, ", "))
 	}
+	return nil
+}
+
+// setLint reads any, a severity or a rule's code (lint.Rules).
+func (q *HistoryQuery) setLint(v string) error {
+	switch v = strings.ToLower(v); v {
+	case LintAny, string(lint.SevError), string(lint.SevWarning), string(lint.SevInfo):
+		q.Lint = v
+		return nil
+	}
+	if _, ok := lint.RuleOf(v); !ok {
+		return Errorf(EInvalid, "lint:%s is not a lint code; write lint:any, lint:error, lint:warning, lint:info or a code such as lint:jsonrpc.version.", v)
+	}
+	q.Lint = v
 	return nil
 }
 

@@ -36,6 +36,9 @@ func TestParseHistoryQuery(t *testing.T) {
 		{"since", `since:2h`, backend.HistoryQuery{After: now.Add(-2 * time.Hour)}},
 		{"colon in quotes is text", `"a:b"`, backend.HistoryQuery{Text: []string{"a:b"}}},
 		{"time of day is text", `12:30`, backend.HistoryQuery{Text: []string{"12:30"}}},
+		{"lint any", `lint:any`, backend.HistoryQuery{Lint: backend.LintAny}},
+		{"lint severity in any case", `lint:Error`, backend.HistoryQuery{Lint: "error"}},
+		{"lint code", `lint:jsonrpc.version ping`, backend.HistoryQuery{Lint: "jsonrpc.version", Text: []string{"ping"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +61,7 @@ func TestParseHistoryQueryErrors(t *testing.T) {
 		{`latency:fast`, `latency:fast is not a latency range`},
 		{`latency:2s..1s`, `is not a latency range`},
 		{`code:x`, `code:x is not a number`},
+		{`lint:nonsense`, `lint:nonsense is not a lint code`},
 		{`after:yesterday`, `after:yesterday is not a time`},
 		{`since:-1h`, `since:-1h is not a duration`},
 		{`server:`, `server: needs a value`},

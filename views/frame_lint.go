@@ -5,11 +5,10 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // worstSeverity is the most severe of findings, which is not empty.
-func worstSeverity(findings []lint.Finding) lint.Severity {
+func worstSeverity(findings []backend.LintFinding) backend.LintSeverity {
 	worst := findings[0].Severity
 	for _, f := range findings[1:] {
 		if severityRank[f.Severity] < severityRank[worst] {
@@ -20,7 +19,7 @@ func worstSeverity(findings []lint.Finding) lint.Severity {
 }
 
 // lintLabel is a lint badge's text: the count and what the worst is.
-func lintLabel(findings []lint.Finding) string {
+func lintLabel(findings []backend.LintFinding) string {
 	worst := worstSeverity(findings)
 	if len(findings) == 1 {
 		return "lint: 1 " + string(worst)
@@ -30,7 +29,7 @@ func lintLabel(findings []lint.Finding) string {
 
 // lintTitle is a lint badge's title: each finding's code and message, one
 // a line.
-func lintTitle(findings []lint.Finding) string {
+func lintTitle(findings []backend.LintFinding) string {
 	var b strings.Builder
 	for i, f := range findings {
 		if i > 0 {
@@ -76,7 +75,7 @@ func specLabel(spec string) string {
 }
 
 // findingPointers is where in the body findings point.
-func findingPointers(findings []lint.Finding) []string {
+func findingPointers(findings []backend.LintFinding) []string {
 	out := make([]string, len(findings))
 	for i, f := range findings {
 		out[i] = f.Pointer
@@ -85,14 +84,14 @@ func findingPointers(findings []lint.Finding) []string {
 }
 
 // findingCountSeverity is the worst severity a count has (of a non-zero count).
-func findingCountSeverity(c backend.FindingCount) lint.Severity {
+func findingCountSeverity(c backend.FindingCount) backend.LintSeverity {
 	switch {
 	case c.Errors > 0:
-		return lint.SevError
+		return backend.LintError
 	case c.Warnings > 0:
-		return lint.SevWarning
+		return backend.LintWarning
 	}
-	return lint.SevInfo
+	return backend.LintInfo
 }
 
 // findingCountLabel says a non-zero count, the worst first: "lint: 2 errors,

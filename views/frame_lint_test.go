@@ -8,7 +8,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 func renderString(t *testing.T, c templ.Component) string {
@@ -54,9 +53,9 @@ func TestJSONBodyMarksPointers(t *testing.T) {
 // has neither. Messages are text, never markup.
 func TestFrameRowShowsFindings(t *testing.T) {
 	f := backend.Frame{ID: 7, SessionID: 1, Direction: "in", Kind: "message", RPCType: backend.RPCError, Body: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32050,"message":"x"}}`),
-		Findings: []lint.Finding{
-			{Code: "jsonrpc.reserved-code", Severity: lint.SevWarning, Pointer: "/error/code", Message: "<b>reserved</b>", Spec: "https://www.jsonrpc.org/specification#error_object", Fix: "use another code"},
-			{Code: "mcp.schema", Severity: lint.SevError, Pointer: "", Message: "bad", Spec: "schema/2025-11-25/schema.json#/$defs/JSONRPCErrorResponse"},
+		Findings: []backend.LintFinding{
+			{Code: "jsonrpc.reserved-code", Severity: backend.LintWarning, Pointer: "/error/code", Message: "<b>reserved</b>", Spec: "https://www.jsonrpc.org/specification#error_object", Fix: "use another code"},
+			{Code: "mcp.schema", Severity: backend.LintError, Pointer: "", Message: "bad", Spec: "schema/2025-11-25/schema.json#/$defs/JSONRPCErrorResponse"},
 		}}
 	got := renderString(t, FrameRow(f))
 	for _, want := range []string{

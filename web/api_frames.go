@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/mcp-playground/playground/backend"
-	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // The API's recorded frames: /api/v1/sessions/:id/frames.
@@ -33,7 +32,7 @@ type apiFrame struct {
 	IDClash      string `json:"idClash,omitempty"`
 	IDClashFrame int64  `json:"idClashFrame,omitempty"`
 	// Findings are what the protocol linter found wrong with the frame.
-	Findings []lint.Finding `json:"findings,omitempty"`
+	Findings []backend.LintFinding `json:"findings,omitempty"`
 }
 
 // apiFramePage is the most frames one answer lists; apiFrameBytes ends it

@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -99,4 +100,46 @@ func TestTrafficShowsLintFindings(t *testing.T) {
 			t.Errorf("the filtered stream sent %d frames, want the 3 flagged:\n%s", len(lr.seen), msg)
 		}
 	})
+}
+
+// TestHistoryLintQueries finds exchanges by their findings: lint:any and
+// lint:CODE list the flagged exchange with its badge, not the clean one,
+// and a code no rule has is a clear error where the search is.
+func TestHistoryLintQueries(t *testing.T) {
+	d := MustDashboard(t)
+	ctx := t.Context()
+	sid, err := d.db.CreateSession(ctx, backend.Session{ServerName: "linted", Transport: backend.TransportStdio, Status: backend.SessionClosed, StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		dir  backend.Direction
+		body string
+	}{
+		{backend.Outbound, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`},
+		{backend.Inbound, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`},
+		{backend.Outbound, `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+		{backend.Outbound, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"wombat-clean"}}`},
+		{backend.Inbound, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
+		{backend.Outbound, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"wombat-bad"}`},
+		{backend.Inbound, `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	} {
+		if err := d.rec.Record(sid, backend.WireFrame{Time: time.Now(), Direction: f.dir, Kind: backend.KindMessage, Body: []byte(f.body)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"lint:any", "lint:jsonrpc.params-type", "wombat lint:error"} {
+		r := d.get(t, "/history?q="+url.QueryEscape(q))
+		if r.Status != http.StatusOK || strings.Count(r.Body, `data-testid="history-row"`) != 1 ||
+			strings.Contains(r.Body, "wombat-clean") || !strings.Contains(r.Body, `title="jsonrpc.params-type: `) {
+			t.Errorf("GET /history?q=%s: %d, want the flagged exchange alone, marked:\n%s", q, r.Status, r.Body[strings.Index(r.Body, "<main"):])
+		}
+	}
+	r := d.get(t, "/history?q="+url.QueryEscape("lint:nonsense"))
+	if !strings.Contains(r.Body, "lint:nonsense is not a lint code") {
+		t.Errorf("an unknown lint code: %d\n%s", r.Status, r.Body[strings.Index(r.Body, "<main"):])
+	}
 }

@@ -64,7 +64,7 @@ const (
 	insertFrameSQL    = `INSERT INTO frames (id, session_id, time, direction, kind, rpc_type, rpc_id, method, body, body_size, http, is_error, id_clash, id_clash_frame) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertBodySQL     = `INSERT INTO frame_bodies (frame_id, body) VALUES (?, ?)`
 	insertExchangeSQL = `INSERT INTO exchanges (request_frame_id, response_frame_id, session_id, method, latency_ns) VALUES (?, ?, ?, ?, ?)`
-	insertFindingSQL  = `INSERT INTO frame_findings (frame_id, session_id, time, code, severity, pointer, message, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	insertFindingSQL  = `INSERT INTO frame_findings (frame_id, session_id, exchange_id, time, code, severity, pointer, message, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // get returns the prepared statements, preparing them on first use (and
@@ -135,6 +135,7 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 	fstmt := tx.StmtContext(ctx, st.frame)
 	defer fstmt.Close()
 	var bstmt, lstmt *sql.Stmt
+	var answers map[int64]int64 // of exchanges, once a frame has findings
 	for _, f := range frames {
 		httpJSON, err := d.encodeHTTP(f.HTTP, f.Shown)
 		if err != nil {
@@ -162,9 +163,11 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 		if len(f.Findings) > 0 && lstmt == nil {
 			lstmt = tx.StmtContext(ctx, st.finding)
 			defer lstmt.Close()
+			answers = answersOf(exchanges)
 		}
+		exchange := exchangeOf(f, answers)
 		for _, l := range f.Findings {
-			if _, err := lstmt.ExecContext(ctx, f.ID, f.SessionID, unixNano(f.Time), l.Code, string(l.Severity), l.Pointer, l.Message, l.Spec); err != nil {
+			if _, err := lstmt.ExecContext(ctx, f.ID, f.SessionID, exchange, unixNano(f.Time), l.Code, string(l.Severity), l.Pointer, l.Message, l.Spec); err != nil {
 				return fmt.Errorf("store: insert finding of frame %d: %w", f.ID, err)
 			}
 		}
@@ -179,6 +182,26 @@ func (d *DB) insertFrames(ctx context.Context, tx *sqlx.Tx, frames []backend.Fra
 		}
 	}
 	return nil
+}
+
+// exchangeOf is the exchange_id of a finding of f (see migration 0023):
+// f's own id for a request, the request's for a response that answers
+// holds, NULL otherwise.
+func exchangeOf(f backend.Frame, answers map[int64]int64) sql.NullInt64 {
+	if f.RPCType == backend.RPCRequest {
+		return sql.NullInt64{Int64: f.ID, Valid: true}
+	}
+	request, ok := answers[f.ID]
+	return sql.NullInt64{Int64: request, Valid: ok}
+}
+
+// answersOf maps the response frames of exchanges to their requests'.
+func answersOf(exchanges []backend.Exchange) map[int64]int64 {
+	m := make(map[int64]int64, len(exchanges))
+	for _, e := range exchanges {
+		m[e.ResponseFrameID] = e.RequestFrameID
+	}
+	return m
 }
 
 // frameColumns selects a frame with its pair link, its lint findings (see

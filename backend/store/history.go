@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // historyJSON is a frame body as JSON text, or NULL when it is not valid
@@ -20,7 +21,8 @@ const historyJSON = `(CASE WHEN json_valid(CAST(%[1]s.body AS TEXT)) THEN CAST(%
 const historyToolError = `rs.is_error`
 
 // historyWhere returns q's conditions on exchanges e, request frames rq,
-// response frames rs and sessions s, ANDed, with their arguments.
+// response frames rs and sessions s, ANDed, with their arguments; all but
+// Text and Lint, which SearchHistory leads with.
 func historyWhere(q backend.HistoryQuery) (string, []any) {
 	var conds []string
 	var args []any
@@ -68,6 +70,19 @@ func historyWhere(q backend.HistoryQuery) (string, []any) {
 	return " AND " + strings.Join(conds, " AND "), args
 }
 
+// lintCondition is HistoryQuery.Lint's condition on findings ff besides
+// their exchange, led by " AND ", and its arguments: none for any finding,
+// a severity or a code.
+func lintCondition(l string) (string, []any) {
+	switch lint.Severity(l) {
+	case backend.LintAny:
+		return "", nil
+	case lint.SevError, lint.SevWarning, lint.SevInfo:
+		return ` AND ff.severity = ?`, []any{l}
+	}
+	return ` AND ff.code = ?`, []any{l}
+}
+
 // ftsMatch turns words and phrases into an FTS5 query that needs them all:
 // each one a quoted string, so that no character of it is FTS5 syntax.
 func ftsMatch(text []string) string {
@@ -94,7 +109,8 @@ type historyRow struct {
 // SearchHistory implements backend.HistoryStore. With text, it first
 // indexes the exchanges still queued for the index; then the full-text
 // index leads, newest first, so a page needs only as many index rows as
-// it takes to fill it after the other filters; without, the exchanges do.
+// it takes to fill it after the other filters; without, with a lint
+// filter, the findings do; else the exchanges.
 func (d *DB) SearchHistory(ctx context.Context, q backend.HistoryQuery, beforeID int64, limit int) ([]backend.HistoryEntry, error) {
 	if len(q.Text) > 0 {
 		// What was recorded since the indexer last ran is found too.
@@ -111,12 +127,26 @@ func (d *DB) SearchHistory(ctx context.Context, q backend.HistoryQuery, beforeID
 	}
 	var query string
 	var lead []any
-	if len(q.Text) > 0 {
+	switch {
+	case len(q.Text) > 0:
+		if q.Lint != "" {
+			cond, a := lintCondition(q.Lint)
+			where += ` AND EXISTS (SELECT 1 FROM frame_findings ff WHERE ff.exchange_id = e.request_frame_id` + cond + `)`
+			args = append(args, a...)
+		}
 		query = `SELECT e.request_frame_id, e.response_frame_id, e.session_id, e.latency_ns
 	FROM exchanges_fts x JOIN exchanges e ON e.request_frame_id = x.rowid` + joins + `
 	WHERE exchanges_fts MATCH ? AND x.rowid < ?` + where + ` ORDER BY x.rowid DESC LIMIT ?`
 		lead = []any{ftsMatch(q.Text), below}
-	} else {
+	case q.Lint != "":
+		// The findings lead, newest exchange first: a page reads as many of
+		// them as it takes to fill it, however few exchanges are flagged.
+		cond, a := lintCondition(q.Lint)
+		query = `SELECT e.request_frame_id, e.response_frame_id, e.session_id, e.latency_ns
+	FROM frame_findings ff JOIN exchanges e ON e.request_frame_id = ff.exchange_id` + joins + `
+	WHERE ff.exchange_id IS NOT NULL AND ff.exchange_id < ?` + cond + where + ` GROUP BY ff.exchange_id ORDER BY ff.exchange_id DESC LIMIT ?`
+		lead = append([]any{below}, a...)
+	default:
 		query = `SELECT e.request_frame_id, e.response_frame_id, e.session_id, e.latency_ns
 	FROM exchanges e` + joins + `
 	WHERE e.request_frame_id < ?` + where + ` ORDER BY e.request_frame_id DESC LIMIT ?`

@@ -4,7 +4,8 @@ package store
 // a database of many recorded frames (PLAYGROUND_BENCH_HISTORY_FRAMES,
 // default one million: a quarter of them requests, a quarter their
 // responses, half notifications, as benchfig.SessionFrame makes them; one
-// response in a hundred says "isError": true). It reports its figures
+// response in a hundred says "isError": true and has a protocol-lint
+// warning, one request in a thousand a lint error). It reports its figures
 // like BenchmarkRecording and never fails because one misses its target.
 
 import (
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/benchfig"
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 func BenchmarkHistorySearch(b *testing.B) {
@@ -48,6 +51,10 @@ func BenchmarkHistorySearch(b *testing.B) {
 		{"phrase", `"dolor sit amet"`, 0},
 		{"common word, isError", "lorem status:iserror", 0},
 		{"filters alone", "method:tools/call name:search status:iserror latency:>1ms", 0},
+		{"lint, any finding", "lint:any", 0},
+		{"lint, errors (1 request in 1000)", "lint:error", 0},
+		{"lint, a code", "lint:jsonrpc.version", 0},
+		{"lint and a word", "lorem lint:warning", 0},
 	} {
 		b.Run(s.name, func(b *testing.B) {
 			q, err := backend.ParseHistoryQuery(s.query, time.Now())
@@ -104,7 +111,8 @@ func fillHistory(b *testing.B, d *DB, total int) {
 		}
 		id := int64(seq + 1)
 		frames = append(frames, backend.Frame{ID: id, SessionID: sid, Time: t0.Add(time.Duration(seq) * time.Millisecond), Direction: f.Direction,
-			Kind: mcpclient.KindMessage, RPCType: rpcType, Method: "tools/call", Body: f.Body, ToolError: toolError}) // as the recorder classifies it
+			Kind: mcpclient.KindMessage, RPCType: rpcType, Method: "tools/call", Body: f.Body, ToolError: toolError, // as the recorder classifies it
+			Findings: benchFindings(seq, toolError)})
 		if seq%4 == 3 {
 			exchanges = append(exchanges, backend.Exchange{RequestFrameID: id - 3, ResponseFrameID: id, SessionID: sid, Method: "tools/call", LatencyNS: 3 * time.Millisecond.Nanoseconds()})
 		}
@@ -123,6 +131,18 @@ func fillHistory(b *testing.B, d *DB, total int) {
 		b.Fatal(err)
 	}
 	b.Logf("%d frames recorded in %v, then indexed in %v", total, recorded.Round(time.Millisecond), (time.Since(start) - recorded).Round(time.Millisecond))
+}
+
+// benchFindings are the lint findings of frame seq of fillHistory: a
+// warning on a tool error, an error on one request in a thousand.
+func benchFindings(seq int, toolError bool) []lint.Finding {
+	switch {
+	case toolError:
+		return []lint.Finding{{Code: "mcp.schema", Severity: lint.SevWarning, Pointer: "/result", Message: "m"}}
+	case seq%4000 == 0:
+		return []lint.Finding{{Code: "jsonrpc.version", Severity: lint.SevError, Pointer: "/jsonrpc", Message: "m"}}
+	}
+	return nil
 }
 
 // benchMismatch says how e fails the query q of BenchmarkHistorySearch
@@ -144,6 +164,10 @@ func benchMismatch(q backend.HistoryQuery, e backend.HistoryEntry) string {
 		return "ended " + string(e.Outcome())
 	case e.LatencyNS < q.MinLatency.Nanoseconds():
 		return fmt.Sprintf("took %d ns", e.LatencyNS)
+	case q.Lint != "" && !slices.ContainsFunc(append(e.Request.Findings, e.Response.Findings...), func(f lint.Finding) bool {
+		return q.Lint == backend.LintAny || string(f.Severity) == q.Lint || f.Code == q.Lint
+	}):
+		return "has no finding for lint:" + q.Lint
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/mcpclient"
+	"github.com/mcp-playground/playground/mcpclient/lint"
 )
 
 // historyFixture is an exchange to store: its request and response bodies.
@@ -19,6 +20,8 @@ type historyFixture struct {
 	toolError         bool            // the response is a tool's failure
 	latency           time.Duration
 	at                time.Time
+	// reqLint and respLint are the request's and response's findings.
+	reqLint, respLint []lint.Finding
 }
 
 // mustStoreExchanges stores each fixture as a request frame and a response
@@ -35,9 +38,9 @@ func mustStoreExchanges(tb testing.TB, d *DB, fixtures ...historyFixture) []int6
 	var ids []int64
 	for i, f := range fixtures {
 		rq := backend.Frame{ID: next + 1, SessionID: f.session, Time: f.at, Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage,
-			RPCType: backend.RPCRequest, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.req)}
+			RPCType: backend.RPCRequest, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.req), Findings: f.reqLint}
 		rs := backend.Frame{ID: next + 2, SessionID: f.session, Time: f.at.Add(f.latency), Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage,
-			RPCType: f.rpcType, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.resp), ToolError: f.toolError}
+			RPCType: f.rpcType, RPCID: fmt.Sprint(i), Method: f.method, Body: []byte(f.resp), ToolError: f.toolError, Findings: f.respLint}
 		next += 2
 		frames = append(frames, rq, rs)
 		exchanges = append(exchanges, backend.Exchange{RequestFrameID: rq.ID, ResponseFrameID: rs.ID, SessionID: f.session, Method: f.method, LatencyNS: f.latency.Nanoseconds()})
@@ -292,4 +295,100 @@ func exchangeIDs(entries []backend.HistoryEntry) []int64 {
 		out = append(out, e.ExchangeID())
 	}
 	return out
+}
+
+// TestSearchHistoryLint finds exchanges by their request's or response's
+// lint findings: any, by severity, by code, with text and other filters,
+// page by page; an exchange flagged on both frames is listed once, a
+// request answered in a later commit is found, and a request never
+// answered (no exchange) is not.
+func TestSearchHistoryLint(t *testing.T) {
+	d := MustOpen(t)
+	ctx := testContext(t)
+	s := MustCreateSession(t, d, 0, "demo")
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	finding := func(code string, sev lint.Severity) []lint.Finding {
+		return []lint.Finding{{Code: code, Severity: sev, Pointer: "/x", Message: "m"}}
+	}
+	flagged := func(fx historyFixture, req, resp []lint.Finding) historyFixture {
+		fx.reqLint, fx.respLint = req, resp
+		return fx
+	}
+	ids := mustStoreExchanges(t, d,
+		flagged(toolCall(s, "echo", "a", "one", false, time.Millisecond, t0), finding("jsonrpc.version", lint.SevError), nil),
+		flagged(toolCall(s, "echo", "rain", "two", false, time.Millisecond, t0), nil, finding("jsonrpc.reserved-code", lint.SevWarning)),
+		toolCall(s, "echo", "rain", "three", false, time.Millisecond, t0),
+		flagged(toolCall(s, "add", "b", "four", true, time.Millisecond, t0), finding("mcp.schema", lint.SevError), finding("mcp.content-type", lint.SevError)),
+	)
+	// A flagged request answered in a later commit, and one never answered.
+	next, err := d.MaxFrameID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, lost := next+1, next+2
+	request := func(id int64) backend.Frame {
+		return backend.Frame{ID: id, SessionID: s, Time: t0, Direction: mcpclient.Outbound, Kind: mcpclient.KindMessage, RPCType: backend.RPCRequest,
+			RPCID: fmt.Sprint(id), Method: "ping", Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping","params":null}`), Findings: finding("jsonrpc.params-type", lint.SevError)}
+	}
+	if err := d.InsertFrames(ctx, []backend.Frame{request(late), request(lost)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	answer := backend.Frame{ID: next + 3, SessionID: s, Time: t0, Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, RPCType: backend.RPCResult,
+		Method: "ping", Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}
+	if err := d.InsertFrames(ctx, []backend.Frame{answer}, []backend.Exchange{{RequestFrameID: late, ResponseFrameID: answer.ID, SessionID: s, Method: "ping"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		query string
+		want  []int64
+	}{
+		{"lint:any", []int64{late, ids[3], ids[1], ids[0]}},
+		{"lint:error", []int64{late, ids[3], ids[0]}},
+		{"lint:warning", []int64{ids[1]}},
+		{"lint:info", nil},
+		{"lint:jsonrpc.reserved-code", []int64{ids[1]}},
+		{"lint:mcp.content-type", []int64{ids[3]}},
+		{"lint:any rain", []int64{ids[1]}},
+		{"lint:error status:iserror", []int64{ids[3]}},
+		{"lint:any name:echo", []int64{ids[1], ids[0]}},
+		{"lint:jsonrpc.id-type", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			q, err := backend.ParseHistoryQuery(tt.query, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.SearchHistory(ctx, q, 0, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gotIDs := exchangeIDs(got); !slices.Equal(gotIDs, tt.want) {
+				t.Errorf("SearchHistory(%q) = %v, want %v", tt.query, gotIDs, tt.want)
+			}
+		})
+	}
+	t.Run("pages", func(t *testing.T) {
+		var all []int64
+		for before := int64(0); ; {
+			page, err := d.SearchHistory(ctx, backend.HistoryQuery{Lint: backend.LintAny}, before, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			all = append(all, exchangeIDs(page)...)
+			before = page[len(page)-1].ExchangeID()
+		}
+		if want := []int64{late, ids[3], ids[1], ids[0]}; !slices.Equal(all, want) {
+			t.Errorf("pages of lint:any: %v, want %v", all, want)
+		}
+	})
+	if got, err := d.SearchHistory(ctx, backend.HistoryQuery{Lint: backend.LintAny}, 0, 10); err == nil && len(got) > 0 {
+		if r := got[1].Response; len(r.Findings) != 1 || r.Findings[0].Code != "mcp.content-type" {
+			t.Errorf("an entry's response carries findings %+v", r.Findings)
+		}
+	}
 }

@@ -1,0 +1,28 @@
+package backend
+
+import "github.com/mcp-playground/playground/mcpclient/lint"
+
+// The protocol linter's findings, as the layers above the backend show
+// them: the mcpclient/lint types themselves, named here so that web and
+// views depend on the backend only.
+type (
+	// LintFinding is one thing the protocol linter found wrong with a
+	// frame: its code, severity, JSON pointer, message, spec and fix.
+	LintFinding = lint.Finding
+	// LintSeverity is a finding's severity: error, warning or info.
+	LintSeverity = lint.Severity
+)
+
+// Lint severities.
+const (
+	LintError   = lint.SevError
+	LintWarning = lint.SevWarning
+	LintInfo    = lint.SevInfo
+)
+
+// LintRuleFix is the likely cause and fix of findings of the rule code,
+// "" for a code no rule has.
+func LintRuleFix(code string) string {
+	r, _ := lint.RuleOf(code)
+	return r.Fix
+}
