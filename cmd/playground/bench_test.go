@@ -11,7 +11,11 @@ package main
 //     official MCP Inspector's CLI making the same call to the same server;
 //   - BenchmarkCLIStartup: the same `playground call` beside a minimal
 //     client on the official Go MCP SDK (testdata/sdkclient), which is
-//     mostly a measure of what runs before main: package initialisation.
+//     mostly a measure of what runs before main: package initialisation;
+//   - BenchmarkLint: `playground lint` over a large session export
+//     (PLAYGROUND_BENCH_LINT_MB, default 64 MiB; 1024 for the 1 GiB of the
+//     protocol-lint issue), with the peak of the heap in use while it reads
+//     it, to show that it streams.
 //
 // Each reports its figures with b.ReportMetric and, for `make bench`'s
 // summary table, appends them with their targets to the file named by
@@ -32,6 +36,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,6 +235,198 @@ func BenchmarkCLIStartup(b *testing.B) {
 		Cmp: "<=", Target: 2, Note: fmt.Sprintf("%.1f ms vs %.1f ms", ms(ourMean), ms(theirMean))})
 }
 
+const (
+	// lintBenchMB is the size of BenchmarkLint's export unless
+	// PLAYGROUND_BENCH_LINT_MB says otherwise.
+	lintBenchMB = 64
+	// lintHeapTarget bounds the heap in use while lint reads an export of
+	// any size.
+	lintHeapTarget = 64 << 20
+)
+
+// BenchmarkLint writes a session export of PLAYGROUND_BENCH_LINT_MB
+// mebibytes (default lintBenchMB) as the dashboard writes one, then lints
+// it twice a run: in this process as `playground lint FILE` does, sampling
+// the heap in use every millisecond meanwhile (runtime/metrics: live and
+// unused heap spans, what MemStats.HeapInuse counts; this test binary's
+// own fixtures, some 16 MiB, and the garbage collector's headroom over
+// them count too), and as the built command, whose peak resident memory
+// (VmHWM) is sampled likewise. Each must read every frame and find no error, since
+// the traffic is clean.
+func BenchmarkLint(b *testing.B) {
+	mb := lintBenchMB
+	if s := os.Getenv("PLAYGROUND_BENCH_LINT_MB"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("PLAYGROUND_BENCH_LINT_MB=%q: want a size in MiB, at least 1", s)
+		}
+		mb = n
+	}
+	bin := benchBuildPlayground(b)
+	path := filepath.Join(b.TempDir(), "session.ndjson")
+	frames, size := writeLintBenchExport(b, path, int64(mb)<<20)
+	var peak uint64
+	var peakRSS uint64
+	var elapsed, elapsedCmd time.Duration
+	runs := 0
+	wantSummary := fmt.Sprintf("lint: %d frames of 1 session: 0 errors, 0 warnings, 0 info\n", frames)
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		stop := sampleHeapInUse(&peak)
+		start := time.Now()
+		out := bufio.NewWriter(io.Discard)
+		tally, err := lintExport(context.Background(), f, path, false, out)
+		elapsed += time.Since(start)
+		stop()
+		f.Close()
+		if err != nil || tally.frames != frames || tally.sessions != 1 || tally.errors != 0 || tally.warnings != 0 {
+			b.Fatalf("lint of %d frames: %v, %s", frames, err, tally)
+		}
+		cmd := exec.Command(bin, "lint", path)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start = time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		stopHWM := sampleHWM(cmd.Process.Pid, &peakRSS)
+		err = cmd.Wait()
+		elapsedCmd += time.Since(start)
+		stopHWM()
+		if err != nil || stdout.Len() != 0 || stderr.String() != wantSummary {
+			b.Fatalf("playground lint %s: %v\nstdout: %.500s\nstderr: %s", path, err, stdout.String(), stderr.String())
+		}
+		runs++
+	}
+	sizeNote := fmt.Sprintf("a %d MiB export of %d frames", size>>20, frames)
+	benchfig.Report(b, "peak-heap-MiB", benchfig.Figure{Item: 21, Figure: "playground lint: peak heap in use reading " + sizeNote, Value: float64(peak) / (1 << 20), Unit: "MiB",
+		Cmp: "<=", Target: lintHeapTarget >> 20, Note: "the same for any size: it reads a line at a time (PLAYGROUND_BENCH_LINT_MB=1024 for 1 GiB)"})
+	benchfig.Report(b, "peak-rss-MiB", benchfig.Figure{Item: 21, Figure: "playground lint: peak resident memory of the command reading " + sizeNote, Value: float64(peakRSS) / (1 << 20), Unit: "MiB",
+		Cmp: "<=", Target: lintHeapTarget >> 20, Note: "the whole process, runtime and binary pages included"})
+	benchfig.Report(b, "MiB/s", benchfig.Figure{Item: 21, Figure: "playground lint: throughput, " + sizeNote, Value: float64(size) * float64(runs) / (1 << 20) / elapsed.Seconds(), Unit: "MiB/s"})
+	benchfig.Report(b, "cmd-s", benchfig.Figure{Item: 21, Figure: "playground lint: the command's time for " + sizeNote, Value: elapsedCmd.Seconds() / float64(runs), Unit: "s"})
+	benchfig.Report(b, "frames/s", benchfig.Figure{Item: 21, Figure: "playground lint: frames judged per second", Value: float64(frames) * float64(runs) / elapsed.Seconds(), Unit: "frames/s"})
+}
+
+// sampleHWM notes in peak, every 5 ms until stop is called, the most
+// resident memory the process pid has had (VmHWM): the kernel's count of
+// its own pages. (The rusage of a waited-for child would not do: the
+// child is started with vfork, and its exec counts this process's pages
+// as its own.)
+func sampleHWM(pid int, peak *uint64) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		for {
+			*peak = max(*peak, procStatusBytes(pid, "VmHWM:"))
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
+// sampleHeapInUse notes in peak, every millisecond until stop is called,
+// the most heap in use so far; stop takes a last sample and returns once
+// the sampler has ended.
+func sampleHeapInUse(peak *uint64) (stop func()) {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	sample := func() {
+		metrics.Read(samples)
+		if n := samples[0].Value.Uint64() + samples[1].Value.Uint64(); n > *peak {
+			*peak = n
+		}
+	}
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				sample()
+				return
+			case <-tick.C:
+				sample()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
+// writeLintBenchExport writes to path a session export of at least size
+// bytes, in the lines the dashboard's export writes: an initialize
+// handshake (protocol 2025-11-25, a server with tools and logging), then
+// tools/call exchanges, each with a progress and a log notification before
+// its result, as benchfig.SessionFrame makes them. It returns how many
+// frames and bytes it wrote.
+func writeLintBenchExport(b *testing.B, path string, size int64) (frames int, written int64) {
+	b.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	line := func(dir, rpcType, rpcID, method, body string, pair int) {
+		frames++
+		buf := fmt.Appendf(nil, `{"id":%d,"time":%q,"direction":%q,"kind":"message","rpcType":%q`, frames, at.Add(time.Duration(frames)*time.Microsecond).Format(time.RFC3339Nano), dir, rpcType)
+		if rpcID != "" {
+			buf = fmt.Appendf(buf, `,"rpcId":%s`, rpcID)
+		}
+		if method != "" {
+			buf = fmt.Appendf(buf, `,"method":%q`, method)
+		}
+		buf = fmt.Appendf(buf, `,"body":%s`, body)
+		if pair != 0 {
+			buf = fmt.Appendf(buf, `,"pairId":%d`, pair)
+		}
+		buf = append(buf, `,"sessionId":1,"serverName":"bench","protocolVersion":"2025-11-25"}`+"\n"...)
+		n, err := w.Write(buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		written += int64(n)
+	}
+	line("out", "request", `"init"`, "initialize", `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`, 2)
+	line("in", "result", `"init"`, "initialize", `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"bench","version":"1"}}}`, 1)
+	line("out", "notification", "", "notifications/initialized", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 0)
+	for seq := 0; written < size; seq++ {
+		body := benchfig.SessionFrame(seq).Body
+		switch id := strconv.Itoa(seq / 4); seq % 4 {
+		case 0:
+			line("out", "request", id, "tools/call", string(body), frames+4)
+		case 1:
+			line("in", "notification", "", "notifications/progress", string(body), 0)
+		case 2:
+			line("in", "notification", "", "notifications/message", string(body), 0)
+		default:
+			line("in", "result", id, "tools/call", string(body), frames-2)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return frames, written
+}
+
 // benchAlternate runs the commands that ours and theirs make, after one
 // warm-up run of each (the page cache), cliRuns times per b.Loop
 // iteration, alternating which goes first, and returns their wall-clock
@@ -421,13 +618,17 @@ func childrenRunning(bin string) []int {
 }
 
 // rssOf returns the resident set size of process pid in bytes, 0 if unknown.
-func rssOf(pid int) uint64 {
+func rssOf(pid int) uint64 { return procStatusBytes(pid, "VmRSS:") }
+
+// procStatusBytes is the size that the line starting with field of
+// /proc/PID/status gives, 0 when there is none.
+func procStatusBytes(pid int, field string) uint64 {
 	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.Lines(string(status)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			return kb * 1024
 		}
