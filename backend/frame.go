@@ -230,6 +230,10 @@ type FrameStore interface {
 	// CountFindings returns, for each of the sessions that has any, how
 	// many protocol-lint findings its frames have, by severity.
 	CountFindings(ctx context.Context, sessionIDs ...int64) (map[int64]FindingCount, error)
+	// LintReport sums up the findings of the frames of every session of
+	// server serverID by code, the worst severity first, then the most
+	// frequent.
+	LintReport(ctx context.Context, serverID int64) ([]LintCodeReport, error)
 }
 
 // FindingCount is how many protocol-lint findings of each severity some

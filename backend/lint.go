@@ -1,6 +1,10 @@
 package backend
 
-import "github.com/mcp-playground/playground/mcpclient/lint"
+import (
+	"time"
+
+	"github.com/mcp-playground/playground/mcpclient/lint"
+)
 
 // The protocol linter's findings, as the layers above the backend show
 // them: the mcpclient/lint types themselves, named here so that web and
@@ -25,4 +29,19 @@ const (
 func LintRuleFix(code string) string {
 	r, _ := lint.RuleOf(code)
 	return r.Fix
+}
+
+// LintCodeReport is what a server's Protocol report says of one finding
+// code over the server's sessions: how many findings, in how many
+// sessions and frames, when first and last, and the newest as an example.
+type LintCodeReport struct {
+	Code                string
+	Severity            LintSeverity
+	Findings, Sessions  int
+	FirstSeen, LastSeen time.Time
+	// Example is the newest finding of the code, of frame ExampleFrameID
+	// of session ExampleSessionID; its Fix is the rule's.
+	Example          LintFinding
+	ExampleFrameID   int64
+	ExampleSessionID int64
 }

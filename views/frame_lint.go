@@ -1,6 +1,7 @@
 package views
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -110,4 +111,14 @@ func findingCountLabel(c backend.FindingCount) string {
 		}
 	}
 	return "lint: " + strings.Join(parts, ", ")
+}
+
+// lintHistoryURL searches history for a server's exchanges flagged with
+// code (every server's, for a name the search syntax cannot quote).
+func lintHistoryURL(server, code string) string {
+	q := "lint:" + code
+	if !strings.ContainsRune(server, '"') {
+		q += ` server:"` + server + `"`
+	}
+	return "/history?q=" + url.QueryEscape(q)
 }

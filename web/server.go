@@ -132,6 +132,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/console", editorRole, s.showConsole)
 	s.get("/servers/:id/tasks", viewerRole, s.showTasks)
 	s.get("/servers/:id/logs", viewerRole, s.showLogs)
+	s.get("/servers/:id/protocol", viewerRole, s.showProtocol)
 	s.get("/servers/:id/resources", viewerRole, s.showResources)
 	s.get("/servers/:id/resources/more", viewerRole, s.moreResources)
 	s.get("/servers/:id/revisions", viewerRole, s.showRevisions)

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mcp-playground/playground/backend"
 
@@ -49,6 +52,67 @@ func (d *DB) CountFindings(ctx context.Context, sessionIDs ...int64) (map[int64]
 		out[r.SessionID] = c
 	}
 	return out, nil
+}
+
+// LintReport implements backend.FrameStore: one pass over the server's
+// sessions' findings (index frame_findings_session), grouped by code.
+func (d *DB) LintReport(ctx context.Context, serverID int64) ([]backend.LintCodeReport, error) {
+	var rows []struct {
+		Code            string `db:"code"`
+		Worst           int    `db:"worst"` // severityRank
+		Findings        int    `db:"findings"`
+		Sessions        int    `db:"sessions"`
+		First           int64  `db:"first"`
+		Last            int64  `db:"last"`
+		Frame           int64  `db:"frame"`
+		SessionID       int64  `db:"session_id"`
+		ExampleSeverity string `db:"example_severity"`
+		Pointer         string `db:"pointer"`
+		Message         string `db:"message"`
+		Spec            string `db:"spec"`
+	}
+	// The bare columns come from the row holding MAX(ff.frame_id), as
+	// SQLite defines for a single max() aggregate: the newest finding.
+	err := d.db.SelectContext(ctx, &rows, `
+		SELECT r.code, r.worst, r.findings, r.sessions, r.first, r.last, r.frame, x.session_id, x.severity AS example_severity, x.pointer, x.message, x.spec
+		FROM (SELECT ff.code, MIN(CASE ff.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END) AS worst, COUNT(*) AS findings, COUNT(DISTINCT ff.session_id) AS sessions,
+				MIN(ff.time) AS first, MAX(ff.time) AS last, MAX(ff.frame_id) AS frame
+			FROM frame_findings ff JOIN sessions s ON s.id = ff.session_id
+			WHERE s.server_id = ? GROUP BY ff.code) r
+		JOIN frame_findings x ON x.rowid = (SELECT rowid FROM frame_findings WHERE frame_id = r.frame AND code = r.code LIMIT 1)`, serverID)
+	if err != nil {
+		return nil, fmt.Errorf("store: lint report of server %d: %w", serverID, err)
+	}
+	out := make([]backend.LintCodeReport, len(rows))
+	for i, r := range rows {
+		rule, _ := lint.RuleOf(r.Code)
+		sev := []lint.Severity{lint.SevError, lint.SevWarning, lint.SevInfo}[min(max(r.Worst, 0), 2)]
+		out[i] = backend.LintCodeReport{Code: r.Code, Severity: sev, Findings: r.Findings, Sessions: r.Sessions,
+			FirstSeen: fromUnixNano(r.First), LastSeen: fromUnixNano(r.Last), ExampleFrameID: r.Frame, ExampleSessionID: r.SessionID,
+			Example: lint.Finding{Code: r.Code, Severity: lint.Severity(r.ExampleSeverity), Pointer: r.Pointer, Message: r.Message, Spec: r.Spec, Fix: rule.Fix}}
+	}
+	slices.SortStableFunc(out, func(a, b backend.LintCodeReport) int {
+		if c := cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Findings, a.Findings); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	return out, nil
+}
+
+// severityRank orders severities, the worst first (as the report's SQL
+// ranks them).
+func severityRank(s lint.Severity) int {
+	switch s {
+	case lint.SevError:
+		return 0
+	case lint.SevWarning:
+		return 1
+	}
+	return 2
 }
 
 // findingsOf reads findingsColumn, giving each finding its rule's fix.

@@ -1,0 +1,85 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-playground/playground/backend"
+)
+
+// TestProtocolReport records two sessions with a server, whose frames
+// break rules, and one with another server: the server's Protocol section
+// lists its codes, the errors first, with their counts, sessions and the
+// newest example linked to its frame (whose page shows the finding); the
+// other server's report is clean. Names and messages are text.
+func TestProtocolReport(t *testing.T) {
+	d := MustDashboard(t)
+	ctx := t.Context()
+	srv := d.MustAPIServer(t, map[string]any{"name": `bad <b>server</b>`, "transport": "stdio", "command": "/bin/true"})
+	clean := d.MustAPIServer(t, map[string]any{"name": "clean", "transport": "stdio", "command": "/bin/true"})
+	record := func(serverID int64, bodies ...string) int64 {
+		t.Helper()
+		id, err := d.db.CreateSession(ctx, backend.Session{ServerID: serverID, ServerName: "x", Transport: backend.TransportStdio, Status: backend.SessionClosed, StartedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bodies {
+			if err := d.rec.Record(id, backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: []byte(b)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.rec.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	const badVersion = `{"jsonrpc":"1.0","method":"notifications/message","params":{"level":"info","data":"x"}}`
+	record(srv.ID, badVersion, badVersion)
+	second := record(srv.ID, badVersion, `{"jsonrpc":"2.0","method":"notifications/message","params":"<script>x</script>"}`)
+	record(clean.ID, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
+
+	var frames []apiFrame
+	d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/sessions/%d/frames", second), nil, &frames)
+	newestBad := frames[0].ID
+
+	r := d.get(t, fmt.Sprintf("/servers/%d/protocol", srv.ID))
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="tab-protocol"`) {
+		t.Fatalf("GET protocol: %d", r.Status)
+	}
+	rows := regexp.MustCompile(`data-testid="protocol-code" data-code="([^"]+)" data-severity="([^"]+)"><td>.*?</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td>`).FindAllStringSubmatch(r.Body, -1)
+	got := map[string]string{}
+	var order []string
+	for _, m := range rows {
+		got[m[1]] = m[2] + " " + m[3] + " in " + m[4]
+		order = append(order, m[2])
+	}
+	if got["jsonrpc.version"] != "error 3 in 2" {
+		t.Errorf("jsonrpc.version: %q (all: %v)", got["jsonrpc.version"], got)
+	}
+	for i := 1; i < len(order); i++ {
+		if order[i-1] != "error" && order[i] == "error" {
+			t.Errorf("an error code comes after a %s one: %v", order[i-1], order)
+		}
+	}
+	if !strings.Contains(r.Body, fmt.Sprintf(`href="/frames/%d/body" data-testid="protocol-example">frame %d</a>`, newestBad, newestBad)) {
+		t.Errorf("jsonrpc.version's example is not the newest frame %d", newestBad)
+	}
+	if !strings.Contains(r.Body, `href="/history?q=lint%3Ajsonrpc.version+server%3A%22bad+%3Cb%3Eserver%3C%2Fb%3E%22"`) {
+		t.Error("no link to the history search of the code on this server")
+	}
+	if strings.Contains(r.Body, "<script>x") || strings.Contains(r.Body, "<b>server") {
+		t.Error("a name or body is rendered as markup")
+	}
+
+	framePage := d.get(t, fmt.Sprintf("/frames/%d/body", newestBad))
+	if !strings.Contains(framePage.Body, `data-code="jsonrpc.version" data-pointer="/jsonrpc"`) || !strings.Contains(framePage.Body, `jv-flagged" data-pointer="/jsonrpc"`) {
+		t.Error("the example frame's page does not show its finding")
+	}
+	if other := d.get(t, fmt.Sprintf("/servers/%d/protocol", clean.ID)); !strings.Contains(other.Body, `data-testid="protocol-clean"`) {
+		t.Errorf("the clean server's report is not clean")
+	}
+}
