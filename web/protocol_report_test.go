@@ -50,14 +50,14 @@ func TestProtocolReport(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="tab-protocol"`) {
 		t.Fatalf("GET protocol: %d", r.Status)
 	}
-	rows := regexp.MustCompile(`data-testid="protocol-code" data-code="([^"]+)" data-severity="([^"]+)"><td>.*?</td><td>.*?</td><td>(\d+)</td><td>(\d+)</td>`).FindAllStringSubmatch(r.Body, -1)
+	rows := regexp.MustCompile(`data-testid="protocol-code" data-code="([^"]+)" data-severity="([^"]+)" data-findings="(\d+)" data-sessions="(\d+)"`).FindAllStringSubmatch(r.Body, -1)
 	got := map[string]string{}
 	var order []string
 	for _, m := range rows {
 		got[m[1]] = m[2] + " " + m[3] + " in " + m[4]
 		order = append(order, m[2])
 	}
-	if got["jsonrpc.version"] != "error 3 in 2" {
+	if got["jsonrpc.version"] != "error 3 in 2" || !strings.Contains(r.Body, "3 findings in 2 sessions") {
 		t.Errorf("jsonrpc.version: %q (all: %v)", got["jsonrpc.version"], got)
 	}
 	for i := 1; i < len(order); i++ {

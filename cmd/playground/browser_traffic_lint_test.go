@@ -13,8 +13,9 @@ import (
 // badge, the opened exchange lists the schema finding with its pointer and
 // marks the value in the body, the "lint findings" filter keeps that
 // exchange alone, the session page counts the finding and history's
-// lint:any finds it. When PLAYGROUND_SCREENSHOT_DIR is set, lint-traffic,
-// lint-filtered and lint-history are taken there.
+// lint:any finds it, and the server's Protocol report lists the code. When
+// PLAYGROUND_SCREENSHOT_DIR is set, lint-traffic, lint-filtered,
+// lint-protocol-report and lint-history are taken there.
 func TestBrowserTrafficLint(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
@@ -57,6 +58,16 @@ func TestBrowserTrafficLint(t *testing.T) {
 		`document.querySelectorAll('[data-testid="traffic-panel"] [data-testid="frames"] > details').length === 1 && !!document.querySelector('[data-testid="traffic-panel"] [data-testid="lint-badge"]')`)
 	if shots != "" {
 		p.screenshot(shots, "lint-filtered", `[data-testid="traffic-panel"]`)
+	}
+
+	p.openSection("protocol")
+	codes := e2eEval[[]string](p, "read the Protocol report", `[data-testid="protocol-report"]`,
+		`Array.from(document.querySelectorAll('[data-testid="protocol-code"]'), r => r.dataset.code + " " + r.querySelector('[data-testid="protocol-counts"]').textContent)`)
+	if len(codes) != 1 || codes[0] != "mcp.schema 1 finding in 1 session" {
+		t.Errorf("the Protocol report lists %q", codes)
+	}
+	if shots != "" {
+		p.screenshot(shots, "lint-protocol-report", "main")
 	}
 
 	e2eNavigate(p, "open the session", srv.URL+"/sessions/"+session, `[data-testid="finding-count"]`)
