@@ -22,7 +22,10 @@ Connects to one MCP server, sends one request and prints its result as
 indented JSON on stdout. A METHOD starting with "notifications/" is sent as
 a notification and prints nothing. The exit status is non-zero when the
 server answers with a JSON-RPC error (printed as JSON on stderr), when the
-request times out and when the connection fails. A failed connect is
+request times out and when the connection fails. --lint judges every frame
+of the connection as the dashboard does (JSON-RPC 2.0 and the MCP version
+negotiated), prints the findings on stderr and fails the call (exit status
+1) when one is an error. A failed connect is
 diagnosed on stderr (DNS, TCP, TLS, HTTP, transport, era, the stdio
 command), with the command line that tries each suggestion; --fix tries the
 first one.
@@ -45,6 +48,7 @@ type callConfig struct {
 	OAuth         bool
 	OAuthClientID string
 	Fix           bool // on a failed connect, retry once with the diagnosis's first suggestion
+	Lint          bool // judge the connection's frames; an error finding fails the call
 	Line          commandLine
 	Method        string
 	Params        json.RawMessage // nil when none was given
@@ -66,6 +70,7 @@ func parseCallConfig(args []string, stderr io.Writer) (callConfig, error) {
 	fs.BoolVar(&cfg.OAuth, "oauth", false, "sign in through your browser when the server asks for OAuth authorization (HTTP servers)")
 	fs.StringVar(&cfg.OAuthClientID, "oauth-client-id", "", "with --oauth: a client ID registered with the authorization server (its secret, if any, in PLAYGROUND_OAUTH_CLIENT_SECRET); default: register dynamically")
 	fs.BoolVar(&cfg.Fix, "fix", false, "when the connect fails, retry once with the first change the diagnosis suggests (transport, URL path or era) and say what changed")
+	fs.BoolVar(&cfg.Lint, "lint", false, "judge every frame against JSON-RPC 2.0 and the MCP version in use, print the findings on stderr, and fail when one is an error")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -121,6 +126,24 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// URL and the values of secret headers, as the dashboard does.
 		opts.Tap = backend.NewRedactor(srv).Tap(traceTap(stderr))
 	}
+	if !cfg.Lint {
+		return callOnce(ctx, cfg, srv, opts, nil, stdout, stderr)
+	}
+	linter := newTapLinter()
+	opts.Tap = linter.tap(opts.Tap)
+	err = callOnce(ctx, cfg, srv, opts, linter, stdout, stderr)
+	frames, found := linter.result()
+	printLint(stderr, frames, found)
+	if n := lintErrors(found); err == nil && n > 0 {
+		err = fmt.Errorf("call: protocol lint: %s", plural(n, "error finding"))
+	}
+	return err
+}
+
+// callOnce connects with opts, sends the request or notification of cfg,
+// prints the result and closes the connection before it returns. A
+// connect retried with a fix restarts linter (when not nil).
+func callOnce(ctx context.Context, cfg callConfig, srv backend.Server, opts mcpclient.Options, linter *tapLinter, stdout, stderr io.Writer) error {
 	dialTarget := srv.Target()
 	if cfg.OAuth {
 		signIn, err := startLoopbackSignIn(stderr)
@@ -136,6 +159,9 @@ func runCall(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	c, err := mcpclient.Dial(ctx, dialTarget, opts)
 	if err != nil {
+		if linter != nil {
+			linter.restart()
+		}
 		if c, err = diagnoseAndFix(ctx, srv, dialTarget.HTTP.Credentials, opts, err, cfg.Line, cfg.Fix, stderr); err != nil {
 			return fmt.Errorf("call: connect: %w", err)
 		}

@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/mcpclient"
 	"github.com/mcp-playground/playground/mcpclient/lint"
 	"github.com/mcp-playground/playground/web"
 )
@@ -82,12 +85,125 @@ func parseLintConfig(args []string, stderr io.Writer) (lintConfig, error) {
 	return cfg, nil
 }
 
-// lintedFinding is a finding as `playground lint --json` prints it.
+// lintedFinding is a finding as `playground lint --json` prints it, and
+// as the reports of `run --lint` and `call --lint` give it: with the frame
+// it belongs to, and the line of the file that holds that frame (lint
+// alone).
 type lintedFinding struct {
 	lint.Finding
-	Line      int   `json:"line"`
-	SessionID int64 `json:"sessionId"`
-	FrameID   int64 `json:"frameId"`
+	Line      int    `json:"line,omitempty"`
+	SessionID int64  `json:"sessionId,omitempty"`
+	FrameID   int64  `json:"frameId"`
+	Direction string `json:"direction,omitempty"`
+	Method    string `json:"method,omitempty"`
+}
+
+// text is the finding as one line of text, led by its frame (as run and
+// call print it).
+func (f lintedFinding) text() string {
+	where := fmt.Sprintf("frame %d (%s", f.FrameID, f.Direction)
+	if f.Method != "" {
+		where += " " + f.Method
+	}
+	return findingText(where+")", f.Finding)
+}
+
+// lintErrors counts the findings of error severity.
+func lintErrors(found []lintedFinding) int {
+	n := 0
+	for _, f := range found {
+		if f.Severity == lint.SevError {
+			n++
+		}
+	}
+	return n
+}
+
+// tapLinter lints the frames of one connection as a mcpclient.Tap sees
+// them, with one lint.Linter, and keeps the findings; frames are numbered
+// from 1 in the order they came. It is safe for concurrent use, as a Tap
+// must be. It serves `call`, whose connection carries a handful of
+// requests, so it keeps the method of each request it has not seen
+// answered, to name a response's.
+type tapLinter struct {
+	mu      sync.Mutex
+	linter  *lint.Linter
+	frames  int
+	found   []lintedFinding
+	pending map[string]string // direction of the request + its id → its method
+}
+
+func newTapLinter() *tapLinter {
+	return &tapLinter{linter: lint.New(lint.Options{}), pending: map[string]string{}}
+}
+
+// methodOf is the method of the message f, or of the request it answers.
+func (t *tapLinter) methodOf(f mcpclient.Frame) string {
+	env, err := mcpclient.DecodeEnvelope(f.Body)
+	if err != nil || f.Kind != mcpclient.KindMessage {
+		return ""
+	}
+	if env.Method != nil {
+		if len(env.ID) > 0 {
+			t.pending[string(f.Direction)+string(env.ID)] = *env.Method
+		}
+		return *env.Method
+	}
+	asker := mcpclient.Outbound
+	if f.Direction == mcpclient.Outbound {
+		asker = mcpclient.Inbound
+	}
+	key := string(asker) + string(env.ID)
+	method := t.pending[key]
+	delete(t.pending, key)
+	return method
+}
+
+// tap lints each frame, then hands it on to next (when not nil).
+func (t *tapLinter) tap(next mcpclient.Tap) mcpclient.Tap {
+	return func(f mcpclient.Frame) {
+		t.mu.Lock()
+		t.frames++
+		method := t.methodOf(f)
+		if findings := t.linter.Lint(lint.FrameOf(f)); len(findings) > 0 {
+			for _, l := range findings {
+				t.found = append(t.found, lintedFinding{Finding: l, FrameID: int64(t.frames), Direction: string(f.Direction), Method: method})
+			}
+		}
+		t.mu.Unlock()
+		if next != nil {
+			next(f)
+		}
+	}
+}
+
+// restart forgets the frames seen so far and their findings, for a new
+// connection (a connect retried with a fix).
+func (t *tapLinter) restart() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.linter, t.frames, t.found, t.pending = lint.New(lint.Options{}), 0, nil, map[string]string{}
+}
+
+// result returns how many frames were linted and their findings.
+func (t *tapLinter) result() (frames int, found []lintedFinding) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.frames, slices.Clone(t.found)
+}
+
+// printLint writes the verdict of a traffic's lint to w, then each
+// finding indented, as run and call print them.
+func printLint(w io.Writer, frames int, found []lintedFinding) {
+	switch n := lintErrors(found); {
+	case n > 0:
+		fmt.Fprintf(w, "✗ protocol lint: %s in %s\n", plural(n, "error finding"), plural(frames, "frame"))
+	default:
+		fmt.Fprintf(w, "✓ protocol lint: no error finding in %s\n", plural(frames, "frame"))
+	}
+	for _, f := range found {
+		fmt.Fprint(w, "    "+f.text())
+	}
 }
 
 // lintTally counts what a lint found.
@@ -184,9 +300,9 @@ func lintExport(ctx context.Context, r io.Reader, name string, asJSON bool, w io
 		for _, f := range findings {
 			var err error
 			if asJSON {
-				err = enc.Encode(lintedFinding{Finding: f, Line: in.Line, SessionID: in.SessionID, FrameID: in.ID})
+				err = enc.Encode(lintedFinding{Finding: f, Line: in.Line, SessionID: in.SessionID, FrameID: in.ID, Direction: string(in.Direction), Method: in.Method})
 			} else {
-				_, err = io.WriteString(w, findingLine(name, in, f))
+				_, err = io.WriteString(w, findingText(fmt.Sprintf("%s:%d: session %d frame %d", name, in.Line, in.SessionID, in.ID), f))
 			}
 			if err != nil {
 				return t, fmt.Errorf("lint: writing the findings: %w", err)
@@ -200,11 +316,11 @@ func lintExport(ctx context.Context, r io.Reader, name string, asJSON bool, w io
 	return t, nil
 }
 
-// findingLine is f, a finding of the frame in of the file named name, as
-// one line of text.
-func findingLine(name string, in backend.ImportedFrame, f lint.Finding) string {
+// findingText is f as one line of text, after where, which names its
+// frame: "WHERE: SEVERITY CODE at POINTER: MESSAGE Fix: FIX".
+func findingText(where string, f lint.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d: session %d frame %d: %s %s", name, in.Line, in.SessionID, in.ID, f.Severity, f.Code)
+	fmt.Fprintf(&b, "%s: %s %s", where, f.Severity, f.Code)
 	if f.Pointer != "" {
 		b.WriteString(" at ")
 		b.WriteString(f.Pointer)

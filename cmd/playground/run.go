@@ -36,8 +36,14 @@ values: give each secret of that environment with --var NAME=VALUE or the
 environment variable PLAYGROUND_VAR_<NAME>. --var also sets any other
 variable, over the environment's value.
 
-Exit status: 0 when every example passed; 1 when one failed or erred, or
-the interface drifted (--fail-on-drift); 2 for a bad command line, an
+--lint judges every frame of the run's traffic as the dashboard does
+(JSON-RPC 2.0 and the MCP version negotiated), prints the findings after
+the results, and fails the run when one is an error (in the JUnit report,
+the test case "protocol lint").
+
+Exit status: 0 when every example passed; 1 when one failed or erred, the
+interface drifted (--fail-on-drift) or the traffic broke the protocol
+(--lint); 2 for a bad command line, an
 unreadable or invalid file, or a server that cannot be reached.
 
 Examples:
@@ -62,6 +68,7 @@ type runConfig struct {
 	JUnit       string            // where to write a JUnit report; "" for none
 	JSON        bool
 	FailOnDrift bool
+	Lint        bool          // judge the run's traffic; an error finding fails the run
 	Timeout     time.Duration // bounds the whole run, connecting included; 0 for none
 	Fix         bool          // on a failed connect, retry once with the diagnosis's first suggestion
 	Verbose     bool          // also print the playground's own warnings, not only its errors
@@ -127,6 +134,7 @@ func parseRunConfig(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&cfg.JUnit, "junit", "", "write a JUnit XML report to this `FILE`, also when the run fails")
 	fs.BoolVar(&cfg.JSON, "json", false, "print a JSON report on stdout; the progress lines go to stderr")
 	fs.BoolVar(&cfg.FailOnDrift, "fail-on-drift", false, "compare what the server offers with the file's interface baseline; a difference fails the run")
+	fs.BoolVar(&cfg.Lint, "lint", false, "judge every frame of the run's traffic against JSON-RPC 2.0 and the MCP version in use; an error finding fails the run")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up after this long, connecting included (default: no limit but each example's own)")
 	fs.BoolVar(&cfg.Fix, "fix", false, "when the connect fails, retry once with the first change the diagnosis suggests (transport, URL path or era) and say what changed")
 	fs.BoolVar(&cfg.Verbose, "verbose", false, "also print the playground's own warnings (such as a failed interface listing) to stderr; without it only its internal errors show there, and the results say what went wrong")
@@ -211,7 +219,7 @@ func runRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		ctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	fr := fileRun{file: file, server: srv, machine: machine, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, out: stdout, log: stderr,
+	fr := fileRun{file: file, server: srv, machine: machine, label: label, env: cfg.Env, vars: vars, checkDrift: cfg.FailOnDrift, lint: cfg.Lint, out: stdout, log: stderr,
 		fix: cfg.Fix, line: cfg.Line, verbose: cfg.Verbose}
 	if cfg.JSON {
 		fr.out = stderr

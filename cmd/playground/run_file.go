@@ -28,6 +28,7 @@ type fileRun struct {
 	env        string            // the file's environment to run with; "" for none
 	vars       map[string]string // more values, over the environment's
 	checkDrift bool              // compare the server's interface with the file's baseline
+	lint       bool              // report the protocol-lint findings of the run's traffic
 	out        io.Writer         // progress lines
 	log        io.Writer         // the playground's internal errors and a failed connect's diagnosis
 	verbose    bool              // log the playground's warnings too
@@ -39,8 +40,9 @@ type fileRun struct {
 // temporary database removed before it returns: it registers the
 // server, connects, imports the file and runs it, printing each result
 // as it comes; with checkDrift it then compares the interface the server
-// offered when it connected with the file's baseline. A server that
-// cannot be registered or reached is a usage error.
+// offered when it connected with the file's baseline; with lint it
+// reads the findings the recorder's linter gave the session's frames. A
+// server that cannot be registered or reached is a usage error.
 func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 	dir, err := os.MkdirTemp("", "playground-run-")
 	if err != nil {
@@ -150,7 +152,43 @@ func (fr fileRun) run(ctx context.Context) (*runReport, error) {
 		rep.checkDrift(ctx, pool, db, sess, *fr.file.Interface)
 		rep.printDrift(fr.out)
 	}
+	if fr.lint {
+		if err := rep.readLint(ctx, rec, db, sess.ID); err != nil {
+			return nil, fmt.Errorf("run: protocol lint: %w", err)
+		}
+		printLint(fr.out, rep.LintFrames, rep.Lint)
+	}
 	return rep, nil
+}
+
+// lintPage is how many frames with findings readLint reads at a time.
+const lintPage = 500
+
+// readLint waits until the recorder has stored the session's frames so
+// far, then notes in the report how many there are and the findings the
+// recorder's linter gave them.
+func (rep *runReport) readLint(ctx context.Context, rec *backend.Recorder, frames backend.FrameStore, sessionID int64) error {
+	if err := rec.Flush(ctx); err != nil {
+		return err
+	}
+	n, err := frames.CountFrames(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	rep.LintChecked, rep.LintFrames, rep.Lint = true, n, []lintedFinding{}
+	q := backend.FrameQuery{SessionID: sessionID, Limit: lintPage, BodyPreview: 1, Filter: backend.FrameFilter{Findings: true}}
+	for {
+		page, err := frames.ListFrames(ctx, q)
+		if err != nil || len(page) == 0 {
+			return err
+		}
+		for _, f := range page {
+			for _, l := range f.Findings {
+				rep.Lint = append(rep.Lint, lintedFinding{Finding: l, FrameID: f.ID, Direction: string(f.Direction), Method: f.Method})
+			}
+		}
+		q.AfterID = page[len(page)-1].ID
+	}
 }
 
 // checkDrift compares the interface the session's server offered when

@@ -12,8 +12,8 @@ import (
 )
 
 // JUnit XML, as CI systems read it: one suite per collection, one test
-// case per example, and one more, "interface drift", when drift was
-// checked.
+// case per example, one more, "interface drift", when drift was checked,
+// and "protocol lint" when the traffic was linted.
 type junitSuites struct {
 	XMLName xml.Name     `xml:"testsuites"`
 	Suites  []junitSuite `xml:"testsuite"`
@@ -42,8 +42,12 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
-// driftCaseName names the JUnit test case of the interface comparison.
-const driftCaseName = "interface drift"
+// driftCaseName names the JUnit test case of the interface comparison,
+// lintCaseName that of the traffic's lint.
+const (
+	driftCaseName = "interface drift"
+	lintCaseName  = "protocol lint"
+)
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
@@ -73,6 +77,19 @@ func (rep *runReport) junit(redact backend.Redactor) ([]byte, error) {
 			suite.Failures++
 			c.Failure = &junitProblem{Message: "The server's interface differs from the file's baseline.", Type: "fail",
 				Text: strings.Join(driftLines(rep.Drift), "\n")}
+		}
+		suite.Cases = append(suite.Cases, c)
+	}
+	if rep.LintChecked {
+		c := junitCase{Name: lintCaseName, Classname: rep.Collection, Time: seconds(0)}
+		if n := lintErrors(rep.Lint); n > 0 {
+			suite.Failures++
+			lines := make([]string, len(rep.Lint))
+			for i, f := range rep.Lint {
+				lines[i] = strings.TrimSuffix(f.text(), "\n")
+			}
+			c.Failure = &junitProblem{Message: fmt.Sprintf("The traffic breaks the protocol: %s.", plural(n, "error finding")), Type: "fail",
+				Text: redact.Text(strings.Join(lines, "\n"))}
 		}
 		suite.Cases = append(suite.Cases, c)
 	}

@@ -30,6 +30,11 @@ type runReport struct {
 	Drift []driftKind `json:"drift,omitempty"`
 	// DriftError says why drift could not be checked; "" when it was.
 	DriftError string `json:"driftError,omitempty"`
+	// LintChecked says the traffic was linted (--lint): LintFrames frames,
+	// with the findings Lint.
+	LintChecked bool            `json:"lintChecked,omitempty"`
+	LintFrames  int             `json:"lintFrames,omitempty"`
+	Lint        []lintedFinding `json:"lint,omitempty"`
 }
 
 // reportResult is how one example fared.
@@ -88,9 +93,10 @@ func (rep *runReport) setDuration(d time.Duration) {
 	rep.Duration, rep.DurationMS = d, float64(d.Microseconds())/1000
 }
 
-// ok reports whether every example passed and nothing drifted.
+// ok reports whether every example passed, nothing drifted and the
+// traffic has no error finding.
 func (rep *runReport) ok() bool {
-	return rep.Failed+rep.Errors == 0 && len(rep.Drift) == 0 && rep.DriftError == ""
+	return rep.Failed+rep.Errors == 0 && len(rep.Drift) == 0 && rep.DriftError == "" && lintErrors(rep.Lint) == 0
 }
 
 // verdict is the summary: "3 passed, 1 failed, 0 errors in 1.2s", and
@@ -99,6 +105,9 @@ func (rep *runReport) verdict() string {
 	s := fmt.Sprintf("%d passed, %d failed, %s in %s", rep.Passed, rep.Failed, backend.Count(rep.Errors, "error"), backend.FormatDuration(max(rep.Duration, time.Microsecond)))
 	if len(rep.Drift) > 0 {
 		s += "; the interface drifted"
+	}
+	if n := lintErrors(rep.Lint); n > 0 {
+		s += "; the traffic has " + plural(n, "protocol error")
 	}
 	return s
 }
@@ -115,6 +124,9 @@ func (rep *runReport) failure() string {
 	}
 	if rep.DriftError != "" {
 		why = append(why, "the interface could not be compared")
+	}
+	if n := lintErrors(rep.Lint); n > 0 {
+		why = append(why, "the traffic has "+plural(n, "protocol-lint error finding"))
 	}
 	return strings.Join(why, "; ")
 }
