@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -121,6 +122,79 @@ func TestCleanTraffic(t *testing.T) {
 			}
 			if l.Version() != "2025-11-25" || messages < 20 {
 				t.Errorf("version %q after %d messages", l.Version(), messages)
+			}
+		})
+	}
+}
+
+// TestCleanModernTraffic: a modern-era session with the Go SDK's
+// stateless server, over Streamable HTTP with SSE and with JSON answers,
+// with a tool that asks for input twice, gets no error or warning; its
+// sampling round is noted as deprecated, once.
+func TestCleanModernTraffic(t *testing.T) {
+	for _, jsonResponse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sse", true: "json"}[jsonResponse], func(t *testing.T) {
+			server := sdkServer()
+			mcp.AddTool(server, &mcp.Tool{Name: "deploy"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				switch req.Params.RequestState {
+				case "":
+					return &mcp.CallToolResult{RequestState: "r1", InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: "Who?",
+						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
+				case "r1":
+					return &mcp.CallToolResult{RequestState: "r2", InputRequests: mcp.InputRequestMap{"where": &mcp.CreateMessageParams{MaxTokens: 10,
+						Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Where?"}}}}}}, nil, nil
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+			})
+			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse}))
+			defer srv.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			answers := &mcpclient.Mux{}
+			answers.HandleFunc("elicitation/create", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`{"action":"accept","content":{"name":"Ada"}}`), nil
+			})
+			answers.HandleFunc("sampling/createMessage", func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m"}`), nil
+			})
+			rec := &tapped{}
+			c, err := mcpclient.ConnectHTTP(ctx, mcpclient.HTTPConfig{URL: srv.URL + "/mcp"}, mcpclient.Options{Tap: rec.tap, Era: mcpclient.EraModern, Handler: answers})
+			if err != nil {
+				t.Fatalf("ConnectHTTP: %v", err)
+			}
+			if _, err := c.ListTools(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.CallTool(ctx, "echo", []byte(`{"text":"x"}`)); err != nil {
+				t.Fatal(err)
+			}
+			if res, err := c.CallTool(ctx, "deploy", nil); err != nil || len(res.Content) != 1 || res.Content[0].Text != "done" {
+				t.Fatalf("deploy: %+v, %v", res, err)
+			}
+			if _, err := c.GetPrompt(ctx, "greet", map[string]string{"who": "you"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.ReadResource(ctx, "test://a"); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			l := New(Options{})
+			deprecated := 0
+			for _, f := range rec.frames {
+				for _, got := range l.Lint(FrameOf(f)) {
+					switch {
+					case got.Code == ruleDeprecated.Code:
+						deprecated++
+					case got.Severity != SevInfo:
+						t.Errorf("%s %s %v: %+v", f.Direction, f.Body, f.HTTP, got)
+					}
+				}
+			}
+			if l.Version() != "2026-07-28" || deprecated != 1 {
+				t.Errorf("version %q, %d deprecation notes, want 2026-07-28 and 1", l.Version(), deprecated)
 			}
 		})
 	}

@@ -1,6 +1,5 @@
 package lint
 
-
 // answeredMemory bounds how many answered ids of each side a Linter
 // remembers to tell a second answer from an answer to an id never asked.
 const answeredMemory = 1024
@@ -8,6 +7,7 @@ const answeredMemory = 1024
 // request is a request in flight.
 type request struct {
 	method    string
+	target    string // its params.name or params.uri, "" when none
 	token     string // its progress token, "" when none
 	cancelled bool
 }
@@ -31,7 +31,7 @@ func (f *inFlight) ask(m *msg, token string) bool {
 	if _, clash := f.open[id]; clash {
 		return false
 	}
-	f.open[id] = &request{method: m.method, token: token}
+	f.open[id] = &request{method: m.method, target: targetOf(m), token: token}
 	if token != "" {
 		f.tokens[token] = id
 	}
@@ -75,6 +75,7 @@ func (l *Linter) answer(m *msg, isResult bool, out *findings) {
 		}
 		return
 	}
+	m.answers, m.target = r.method, r.target
 	if r.cancelled {
 		out.add(ruleAfterCancel, m.ptr("id"), "The request with id "+m.key+" was cancelled before this answer.")
 	}
@@ -110,4 +111,15 @@ func (l *Linter) progress(m *msg, out *findings) {
 // progressToken is the progress token a request's params._meta give.
 func progressToken(m *msg) string {
 	return textOf(objectOf(m.params()["_meta"])["progressToken"])
+}
+
+// targetOf is what a request names: its params.name (a tool, a prompt)
+// or params.uri (a resource), "" when neither is a string.
+func targetOf(m *msg) string {
+	p := m.params()
+	if name, ok := p["name"].(string); ok {
+		return name
+	}
+	uri, _ := p["uri"].(string)
+	return uri
 }

@@ -17,6 +17,9 @@ type msg struct {
 	method string
 	id     any    // nil for a notification
 	key    string // the id's JSON text, "" for a notification
+	// answers is, for a response paired with its request, the request's
+	// method; target the request's params.name or params.uri.
+	answers, target string
 }
 
 func (m *msg) has(key string) bool { _, ok := m.m[key]; return ok }
@@ -74,15 +77,18 @@ func (l *Linter) message(f Frame, out *findings) {
 		}
 		return
 	}
-	l.one(body, sender, "", out)
+	if m := l.one(body, sender, "", out); m != nil && f.HTTP {
+		l.headers(f, m, out)
+	}
 }
 
-// one judges one JSON-RPC message, at pointer at of the body.
-func (l *Linter) one(v any, sender side, at string, out *findings) {
+// one judges one JSON-RPC message, at pointer at of the body, and
+// returns it (nil when it is not an object).
+func (l *Linter) one(v any, sender side, at string, out *findings) *msg {
 	m := &msg{m: objectOf(v), at: at, sender: sender}
 	if m.m == nil {
 		out.add(ruleNotObject, at, "The message is a JSON "+kindOf(v)+", not an object.")
-		return
+		return nil
 	}
 	if v, ok := m.m["jsonrpc"]; !ok {
 		out.add(ruleVersion, m.ptr(), `The message has no "jsonrpc" member.`)
@@ -94,7 +100,7 @@ func (l *Linter) one(v any, sender side, at string, out *findings) {
 		method, ok := m.m["method"].(string)
 		if !ok {
 			out.add(ruleMethodType, m.ptr("method"), "The method is a JSON "+kindOf(m.m["method"])+", not a string.")
-			return
+			return m
 		}
 		m.method = method
 		if p, ok := m.m["params"]; ok && kindOf(p) != "object" && kindOf(p) != "array" {
@@ -109,7 +115,7 @@ func (l *Linter) one(v any, sender side, at string, out *findings) {
 				out.add(ruleNotificationID, m.ptr("id"), fmt.Sprintf("The notification %s carries an id.", m.method))
 			}
 			l.request(m, out)
-			return
+			return m
 		}
 		l.notification(m, out)
 	case m.has("result") || m.has("error") || m.has("id"):
@@ -117,6 +123,7 @@ func (l *Linter) one(v any, sender side, at string, out *findings) {
 	default:
 		out.add(ruleShape, m.ptr(), "The message has no method, result or error, so it is neither a request, a notification nor a response.")
 	}
+	return m
 }
 
 // response judges a response's shape, then pairs it with its request.

@@ -11,6 +11,7 @@
 package lint
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/mcp-playground/playground/mcpclient"
@@ -57,13 +58,17 @@ type Frame struct {
 	// came in (0 when unknown), ContentType that response's Content-Type.
 	HTTPStatus  int
 	ContentType string
+	// Header is the HTTP exchange's headers the frame's sender wrote: the
+	// request's for an outbound frame, the response's for an inbound one
+	// (nil over stdio).
+	Header http.Header
 }
 
 // FrameOf is the lint view of a frame as mcpclient taps it.
 func FrameOf(f mcpclient.Frame) Frame {
 	lf := Frame{Direction: f.Direction, Kind: f.Kind, Body: f.Body}
 	if f.HTTP != nil {
-		lf.HTTP, lf.HTTPStatus = true, f.HTTP.Status
+		lf.HTTP, lf.HTTPStatus, lf.Header = true, f.HTTP.Status, f.HTTP.Header
 		if f.Direction == mcpclient.Inbound {
 			lf.ContentType = f.HTTP.Header.Get("Content-Type")
 		}
@@ -97,11 +102,20 @@ type Linter struct {
 	life   lifecycle
 	caps   [2]map[string]any
 	warned map[string]bool
+	// httpSession is the Mcp-Session-Id the server's initialize response
+	// gave, "" while none did.
+	httpSession string
+	// deprecated holds the deprecated features noted so far (once each).
+	deprecated map[string]bool
+	// inputRounds holds, by method and target, the requestState of each
+	// input_required result the client has still to answer.
+	inputRounds map[string]inputRound
 }
 
 // New returns a Linter for a session that starts with its next frame.
 func New(o Options) *Linter {
-	return &Linter{opts: o, version: o.Version, flight: [2]*inFlight{newInFlight(), newInFlight()}, warned: map[string]bool{}}
+	return &Linter{opts: o, version: o.Version, flight: [2]*inFlight{newInFlight(), newInFlight()}, warned: map[string]bool{},
+		deprecated: map[string]bool{}, inputRounds: map[string]inputRound{}}
 }
 
 // Version is the protocol version the Linter judges by: the one given,

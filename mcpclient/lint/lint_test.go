@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -22,6 +23,40 @@ var handshake = []Frame{
 	out(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"t","version":"1"}}}`),
 	in(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"s","version":"1"}}}`),
 	out(`{"jsonrpc":"2.0","method":"notifications/initialized"}`),
+}
+
+// overHTTP is f as it travelled over Streamable HTTP with the headers
+// given as name, value pairs.
+func overHTTP(f Frame, header ...string) Frame {
+	f.HTTP, f.Header = true, http.Header{}
+	if f.Direction == mcpclient.Inbound {
+		f.HTTPStatus, f.ContentType = 200, "application/json"
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		f.Header.Set(header[i], header[i+1])
+	}
+	return f
+}
+
+// httpHandshake is handshake over HTTP: the server gives session s1 and
+// the client keeps it and the version.
+var httpHandshake = []Frame{
+	overHTTP(handshake[0]),
+	overHTTP(handshake[1], "Mcp-Session-Id", "s1"),
+	overHTTP(handshake[2], "Mcp-Session-Id", "s1", "MCP-Protocol-Version", "2025-11-25"),
+}
+
+// modernMeta is the _meta every modern request carries.
+const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// modernPost is a modern request over HTTP with the headers it should
+// have, followed by any others.
+func modernPost(body, method, name string, header ...string) Frame {
+	h := []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", method}
+	if name != "" {
+		h = append(h, "Mcp-Name", name)
+	}
+	return overHTTP(out(body), append(h, header...)...)
 }
 
 // after returns the handshake followed by frames.
@@ -78,6 +113,30 @@ var ruleCases = []struct {
 	{"progress for no request", after(in(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}`)), Options{}, "mcp.progress-token", "/params/progressToken"},
 	{"answer after cancel", after(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), out(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`), in(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)), Options{}, "mcp.response-after-cancel", "/id"},
 	{"http content type", after(out(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Frame{Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), HTTP: true, HTTPStatus: 200, ContentType: "text/html"}), Options{}, "transport.content-type", ""},
+	{"http handshake", httpHandshake, Options{}, "", ""},
+	{"session id dropped", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "MCP-Protocol-Version", "2025-11-25")), Options{}, "transport.session-id", ""},
+	{"session id changed", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "Mcp-Session-Id", "s2", "MCP-Protocol-Version", "2025-11-25")), Options{}, "transport.session-id", ""},
+	{"version header missing", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "Mcp-Session-Id", "s1")), Options{}, "transport.protocol-version-header", ""},
+	{"version header wrong", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "Mcp-Session-Id", "s1", "MCP-Protocol-Version", "2025-03-26")), Options{}, "transport.protocol-version-header", ""},
+	{"modern post", []Frame{modernPost(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+modernMeta+`}}`, "tools/call", "echo")}, Options{}, "", ""},
+	{"modern session id", []Frame{modernPost(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+modernMeta+`}}`, "tools/call", "echo", "Mcp-Session-Id", "s1")}, Options{}, "transport.session-id", ""},
+	{"modern version header against _meta", []Frame{overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+modernMeta+`}}`), "MCP-Protocol-Version", "2025-11-25", "Mcp-Method", "tools/list")}, Options{}, "transport.protocol-version-header", ""},
+	{"modern method header", []Frame{modernPost(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+modernMeta+`}}`, "tools/call", "")}, Options{}, "transport.method-header", "/method"},
+	{"modern name header", []Frame{modernPost(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"test://a",`+modernMeta+`}}`, "resources/read", "test://b")}, Options{}, "transport.method-header", "/params/uri"},
+	{"modern result without resultType", []Frame{modernCall(1), in(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)}, Options{}, "mcp.result-type", "/result"},
+	{"input_required without anything", []Frame{modernCall(1), in(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}`)}, Options{}, "mcp.input-round", "/result"},
+	{"input round", []Frame{modernCall(1),
+		in(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"st-1","inputRequests":{"ask":{"method":"elicitation/create","params":{"mode":"form","message":"name?","requestedSchema":{"type":"object","properties":{}}}}}}}`),
+		out(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","requestState":"st-1","inputResponses":{"ask":{"action":"decline"}},` + modernMeta + `}}`)}, Options{}, "", ""},
+	{"input round without its state", []Frame{modernCall(1),
+		in(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"st-1"}}`),
+		out(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","requestState":"st-2",` + modernMeta + `}}`)}, Options{}, "mcp.input-round", "/params/requestState"},
+	{"input round unanswered", []Frame{modernCall(1),
+		in(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"ask":{"method":"elicitation/create","params":{"mode":"form","message":"name?","requestedSchema":{"type":"object","properties":{}}}}}}}`),
+		out(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo",` + modernMeta + `}}`)}, Options{}, "mcp.input-round", "/params/inputResponses"},
+	{"deprecated sampling", []Frame{modernCall(1),
+		in(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}}}`)}, Options{}, "mcp.deprecated", "/result/inputRequests/s/method"},
+	{"deprecated logging level", []Frame{out(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}`)}, Options{}, "mcp.deprecated", "/params/_meta/io.modelcontextprotocol~1logLevel"},
 	{"result with http error status", after(out(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Frame{Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), HTTP: true, HTTPStatus: 500, ContentType: "application/json"}), Options{}, "transport.http-status", "/result"},
 }
 
@@ -158,7 +217,7 @@ func TestModernVersionFromMeta(t *testing.T) {
 		t.Fatalf("Version() = %q", l.Version())
 	}
 	got := l.Lint(in(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`))
-	if len(got) != 1 || got[0].Code != "mcp.schema" || got[0].Pointer != "/result" {
-		t.Fatalf("a result without resultType: findings %+v, want mcp.schema at /result", got)
+	if len(got) != 1 || got[0].Code != "mcp.result-type" || got[0].Pointer != "/result" {
+		t.Fatalf("a result without resultType: findings %+v, want mcp.result-type at /result", got)
 	}
 }

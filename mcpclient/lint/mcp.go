@@ -34,7 +34,9 @@ func (l *Linter) request(m *msg, out *findings) {
 		if len(missing) > 0 {
 			out.add(ruleMetaMissing, m.ptr("params", "_meta"), "The request's params._meta lacks "+strings.Join(missing, " and ")+".")
 		}
+		l.inputAnswer(m, out)
 	}
+	l.deprecatedIn(s, m, out)
 	def, ok := l.methodDef(s, m, false, out)
 	if !ok {
 		return
@@ -59,6 +61,7 @@ func (l *Linter) notification(m *msg, out *findings) {
 	if s == nil {
 		return
 	}
+	l.deprecatedIn(s, m, out)
 	if def, ok := l.methodDef(s, m, true, out); ok {
 		l.schema(s, def, m, "", out)
 	}
@@ -78,6 +81,9 @@ func (l *Linter) result(m *msg, method string, out *findings) {
 	def := s.resultDef(reqDef)
 	if objectOf(m.m["result"])["resultType"] == "input_required" && s.defs["InputRequiredResult"] != nil {
 		def = "InputRequiredResult"
+	}
+	if s.modern() {
+		l.resultType(m, method, out)
 	}
 	if method == "tools/call" && def != "InputRequiredResult" {
 		l.contentTypes(s, m, out)

@@ -83,8 +83,21 @@ var (
 	ruleAfterCancel = Rule{"mcp.response-after-cancel", SevWarning, specMCP + "basic/utilities/cancellation",
 		"The request was cancelled with notifications/cancelled; the receiver should stop and not answer it (a late answer is harmless but is wasted work)."}
 
+	ruleResultType = Rule{"mcp.result-type", SevError, specModern + "/lifecycle",
+		`In the modern era every result says its resultType: "complete", or "input_required" when the server needs the client's input first; a server that leaves it out is written for an older version.`}
+	ruleInputRound = Rule{"mcp.input-round", SevError, specModern + "/lifecycle",
+		"An input_required result asks for inputRequests or carries a requestState (or both); the client fulfils every input request and sends the request again with the inputResponses and the requestState echoed byte for byte."}
+	ruleDeprecated = Rule{"mcp.deprecated", SevInfo, "https://modelcontextprotocol.io/seps/2577-deprecate-roots-sampling-and-logging",
+		"Roots, Sampling and Logging are deprecated from 2026-07-28 (SEP-2577): they keep working for at least a year, but plan to move to tool parameters, the host's own model and stderr or OpenTelemetry."}
+
 	ruleContentTypeHeader = Rule{"transport.content-type", SevError, specMCP + "basic/transports#streamable-http",
 		"A JSON-RPC message over HTTP comes as application/json or in a text/event-stream; the server sent another Content-Type."}
+	ruleVersionHeader = Rule{"transport.protocol-version-header", SevError, specMCP + "basic/transports#protocol-version-header",
+		"Over HTTP, every request after initialize carries MCP-Protocol-Version with the negotiated version (in the modern era, the version in the request's _meta); a client that drops or hard-codes it is refused with 400 Bad Request."}
+	ruleSessionHeader = Rule{"transport.session-id", SevError, specMCP + "basic/transports#session-management",
+		"When the server's initialize response gives an Mcp-Session-Id, the client sends it unchanged on every later request of the session (a client that loses it starts a new session without knowing); the modern era has no sessions and no such header."}
+	ruleMethodHeader = Rule{"transport.method-header", SevError, specModern + "/transports",
+		"In the modern era every POST carries Mcp-Method equal to the body's method, and a tools/call, prompts/get or resources/read also Mcp-Name equal to params.name or params.uri, so that intermediaries can route by them; servers refuse a mismatch with 400 Bad Request."}
 	ruleHTTPStatus = Rule{"transport.http-status", SevError, specMCP + "basic/transports#streamable-http",
 		"A JSON-RPC result came with an HTTP error status; a server answers a request it handled with 200 (or a stream), and a failure as a JSON-RPC error."}
 )
@@ -95,7 +108,7 @@ func Rules() []Rule {
 		ruleResponseShape, ruleErrorObject, ruleReservedCode, ruleNullID, ruleUnknownResponse, ruleDuplicateResponse,
 		ruleDuplicateID, ruleBatch, ruleEmptyBatch, ruleNotificationID, ruleUnknownMethod, ruleMethodDirection, ruleSchema,
 		ruleContentType, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
-		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus}
+		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus, ruleVersionHeader, ruleSessionHeader, ruleMethodHeader, ruleResultType, ruleInputRound, ruleDeprecated}
 }
 
 // RuleOf is the rule with code, ok false when no rule has it.
