@@ -110,6 +110,11 @@ type Linter struct {
 	// inputRounds holds, by method and target, the requestState of each
 	// input_required result the client has still to answer.
 	inputRounds map[string]inputRound
+	// lines holds the stdio lines that were not JSON since the last
+	// message, in case they are one message split.
+	lines splitLines
+	// tools holds the output schemas the server's tools declared.
+	tools toolSchemas
 }
 
 // New returns a Linter for a session that starts with its next frame.
@@ -135,10 +140,12 @@ func (l *Linter) Lint(f Frame) []Finding {
 	switch f.Kind {
 	case mcpclient.KindParseError:
 		out.notJSON(f)
+		l.splitLines(f, &out)
 	case mcpclient.KindMessage:
 		if f.Direction == mcpclient.Stderr {
 			return nil
 		}
+		l.lines.reset()
 		l.message(f, &out)
 	}
 	return out.list

@@ -85,8 +85,12 @@ func (l *Linter) result(m *msg, method string, out *findings) {
 	if s.modern() {
 		l.resultType(m, method, out)
 	}
+	if method == "tools/list" && m.sender == server {
+		l.learnTools(m)
+	}
 	if method == "tools/call" && def != "InputRequiredResult" {
 		l.contentTypes(s, m, out)
+		l.structured(m, out)
 	}
 	l.schema(s, def, m, "result", out)
 }

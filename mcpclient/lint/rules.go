@@ -23,6 +23,8 @@ var (
 		"The sender wrote bytes that are not JSON (-32700): a truncated write, a print to the wrong stream, or a message split across lines."}
 	ruleStdioLine = Rule{"transport.stdio-line", SevError, specMCP + "basic/transports#stdio",
 		"A stdio server wrote a line to stdout that is not a JSON-RPC message; logs belong on stderr (a print or console.log in the server, or a library that logs to stdout)."}
+	ruleSplitJSON = Rule{"transport.stdio-split", SevError, specMCP + "basic/transports#stdio",
+		"Over stdio every message is one line: the sender wrote one JSON message across several (pretty-printed, or a raw newline in a string), so the receiver reads each line as garbage; serialise messages compactly."}
 	ruleNotObject = Rule{"jsonrpc.not-object", SevError, specJSONRPC + "#request_object",
 		"A message is a JSON object; the sender serialised something else (a string, a number, null)."}
 	ruleVersion = Rule{"jsonrpc.version", SevError, specJSONRPC + "#request_object",
@@ -64,6 +66,8 @@ var (
 		"The message does not match the version's schema: a required field is missing or a value has the wrong type (-32602 Invalid params for a request's arguments)."}
 	ruleContentType = Rule{"mcp.content-type", SevError, specMCP + "server/tools#tool-result",
 		"A content item's type is not one the version defines (text, image, audio, resource_link, resource, as the version has them); the server uses a newer version's type or a private one."}
+	ruleStructured = Rule{"mcp.structured-content", SevError, specMCP + "server/tools#output-schema",
+		"A tool that declares an outputSchema returns structuredContent matching it in every result that is not an error; the tool's code and its declared schema drifted apart (a renamed field, a wrong type, a value left out)."}
 	ruleUnknownVersion = Rule{"mcp.unknown-version", SevInfo, specLifecycle + "#version-negotiation",
 		"The session's protocol version is not one this linter has a schema for, so only the JSON-RPC rules are checked."}
 	ruleInitializeFirst = Rule{"mcp.lifecycle.initialize-first", SevError, specLifecycle + "#initialization",
@@ -104,10 +108,10 @@ var (
 
 // Rules lists every rule a Linter checks, by code.
 func Rules() []Rule {
-	return []Rule{ruleParse, ruleStdioLine, ruleNotObject, ruleVersion, ruleShape, ruleIDType, ruleMethodType, ruleParamsType,
+	return []Rule{ruleParse, ruleStdioLine, ruleSplitJSON, ruleNotObject, ruleVersion, ruleShape, ruleIDType, ruleMethodType, ruleParamsType,
 		ruleResponseShape, ruleErrorObject, ruleReservedCode, ruleNullID, ruleUnknownResponse, ruleDuplicateResponse,
 		ruleDuplicateID, ruleBatch, ruleEmptyBatch, ruleNotificationID, ruleUnknownMethod, ruleMethodDirection, ruleSchema,
-		ruleContentType, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
+		ruleContentType, ruleStructured, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
 		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus, ruleVersionHeader, ruleSessionHeader, ruleMethodHeader, ruleResultType, ruleInputRound, ruleDeprecated}
 }
 
