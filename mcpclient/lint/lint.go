@@ -49,7 +49,8 @@ type Finding struct {
 type Frame struct {
 	Direction mcpclient.Direction
 	Kind      mcpclient.FrameKind
-	// Body is the frame's bytes as they travelled.
+	// Body is the frame's bytes as they travelled. A Linter keeps
+	// strings that share its memory: it must not change after Lint.
 	Body []byte
 	// HTTP is true when the frame travelled over HTTP (Streamable HTTP
 	// or HTTP+SSE), false over stdio.
