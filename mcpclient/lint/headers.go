@@ -7,8 +7,8 @@ import (
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
-// Streamable HTTP headers the rules read (http.Header.Get canonicalises
-// their names).
+// Streamable HTTP headers the rules read, in the canonical form net/http
+// stores them under (see header).
 const (
 	headerProtocolVersion = "Mcp-Protocol-Version"
 	headerSessionID       = "Mcp-Session-Id"
@@ -33,7 +33,7 @@ func (l *Linter) headers(f Frame, m *msg, out *findings) {
 	if s == nil {
 		return
 	}
-	sid := f.Header.Get(headerSessionID)
+	sid := header(f, headerSessionID)
 	if s.modern() {
 		if sid != "" && !l.warned[headerSessionID] {
 			l.warned[headerSessionID] = true
@@ -78,7 +78,7 @@ func (l *Linter) versionHeader(s *spec, f Frame, m *msg, out *findings) {
 	} else if want < headerVersionSince || !l.life.answered && !l.opts.Excerpt {
 		return
 	}
-	switch got := f.Header.Get(headerProtocolVersion); {
+	switch got := header(f, headerProtocolVersion); {
 	case got == "":
 		out.add(ruleVersionHeader, "", fmt.Sprintf("The client posted %s without an MCP-Protocol-Version header (want %s).", m.method, want))
 	case got != want:
@@ -89,7 +89,7 @@ func (l *Linter) versionHeader(s *spec, f Frame, m *msg, out *findings) {
 // methodHeaders checks a modern POST's Mcp-Method and Mcp-Name against
 // its body.
 func methodHeaders(f Frame, m *msg, out *findings) {
-	switch got := f.Header.Get(headerMethod); {
+	switch got := header(f, headerMethod); {
 	case got == "":
 		out.add(ruleMethodHeader, m.ptr("method"), fmt.Sprintf("The POST of %s has no Mcp-Method header.", m.method))
 	case got != m.method:
@@ -99,7 +99,7 @@ func methodHeaders(f Frame, m *msg, out *findings) {
 	if _, ok := m.params()["uri"]; ok && m.method == "resources/read" {
 		member = "uri"
 	}
-	got := f.Header.Get(headerName)
+	got := header(f, headerName)
 	switch {
 	case !namedMethods[m.method] || target == "":
 	case got == "":
@@ -107,4 +107,14 @@ func methodHeaders(f Frame, m *msg, out *findings) {
 	case got != target && !strings.EqualFold(got, target):
 		out.add(ruleMethodHeader, m.ptr("params", member), fmt.Sprintf("The POST's Mcp-Name is %q, but its body names %q.", got, target))
 	}
+}
+
+// header is the first value of f's header name, given canonical: a
+// lookup without http.Header.Get's canonicalising, which the recorder's
+// path would pay for on every frame.
+func header(f Frame, name string) string {
+	if v := f.Header[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
