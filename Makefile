@@ -26,8 +26,9 @@ export PLAYGROUND_CHROMIUM
 export PLAYGROUND_NODE_MODULES := $(CURDIR)/node_modules
 
 # npm packages. The product needs only package.json's dependencies (htmx);
-# the test peers (devDependencies: server-everything, the conformance suite,
-# the Inspector, Node 22) are for `make test` and `make bench`. Each install
+# the test peers (devDependencies: the reference servers server-everything,
+# server-filesystem and server-memory, the conformance suite, the Inspector,
+# Node 22) are for `make test` and `make bench`. Each install
 # reruns only when the lock file is newer than its stamp, or when
 # node_modules (and so the stamps inside it) is gone. A full install serves
 # the product too, so the product install never undoes it.
@@ -42,7 +43,7 @@ VENDOR_FILES := $(VENDOR_DIR)/htmx.min.js $(VENDOR_DIR)/ws.min.js
 
 help:
 	@echo 'make assets           npm ci --omit=dev (when needed) and copy htmx files into $(VENDOR_DIR)'
-	@echo 'make peers            npm ci (when needed): the test peers too (server-everything, conformance, Inspector, Node 22)'
+	@echo 'make peers            npm ci (when needed): the test peers too (reference servers, conformance, Inspector, Node 22)'
 	@echo 'make generate         go tool templ generate'
 	@echo 'make check-generated  fail if generated *_templ.go files are stale'
 	@echo 'make build            assets, then build $(BIN) (default target)'

@@ -19,11 +19,20 @@ import (
 // under CI) when node or the package is missing.
 func everythingServer(t *testing.T) backend.Server {
 	t.Helper()
+	return npmServer(t, "everything", "server-everything", "stdio")
+}
+
+// npmServer is the stdio server of the package @modelcontextprotocol/pkg
+// under $PLAYGROUND_NODE_MODULES (default: the repository's node_modules),
+// run by node with args; the test skips (fails under CI) when node or the
+// package is missing.
+func npmServer(t *testing.T, name, pkg string, args ...string) backend.Server {
+	t.Helper()
 	dir := os.Getenv("PLAYGROUND_NODE_MODULES")
 	if dir == "" {
 		dir = filepath.Join("..", "node_modules")
 	}
-	script, _ := filepath.Abs(filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	script, _ := filepath.Abs(filepath.Join(dir, "@modelcontextprotocol", pkg, "dist", "index.js"))
 	node, err := exec.LookPath("node")
 	if err == nil {
 		_, err = os.Stat(script)
@@ -32,9 +41,9 @@ func everythingServer(t *testing.T) backend.Server {
 		if os.Getenv("CI") != "" {
 			t.Fatal(err)
 		}
-		t.Skipf("needs node and server-everything: %v", err)
+		t.Skipf("needs node and %s: %v", pkg, err)
 	}
-	return backend.Server{Name: "everything", Transport: backend.TransportStdio, Command: node, Args: []string{script, "stdio"}}
+	return backend.Server{Name: name, Transport: backend.TransportStdio, Command: node, Args: append([]string{script}, args...)}
 }
 
 // TestPoolToolTask runs server-everything's simulate-research-query, whose
