@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -29,6 +31,9 @@ type conformanceConfig struct {
 	Era      mcpclient.Era   // "" derives it from Version
 	Context  json.RawMessage // MCP_CONFORMANCE_CONTEXT, if any
 	Trace    bool
+	// LintOut, when set, is the file the protocol lint's findings on the
+	// run's traffic go to, one JSON object a line.
+	LintOut string
 }
 
 func parseConformanceConfig(args []string, getenv func(string) string, stderr io.Writer) (conformanceConfig, error) {
@@ -46,6 +51,7 @@ func parseConformanceConfig(args []string, getenv func(string) string, stderr io
 	}
 	era := fs.String("era", "", "legacy, modern or auto (default: the era of MCP_CONFORMANCE_PROTOCOL_VERSION)")
 	fs.BoolVar(&cfg.Trace, "trace", false, "print every frame to stderr")
+	fs.StringVar(&cfg.LintOut, "lint-out", "", "write the protocol lint's findings on the run's traffic to `FILE`, one JSON object a line (the run's outcome does not depend on them)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -109,6 +115,16 @@ func runConformanceClient(ctx context.Context, args []string, getenv func(string
 			defer mu.Unlock()
 			fmt.Fprintf(stderr, "%s %s %s %s\n", f.Time.Format("15:04:05.000"), f.Direction, f.Kind, f.Body)
 		}
+	}
+	if cfg.LintOut != "" {
+		linter := newTapLinter()
+		opts.Tap = linter.tap(opts.Tap)
+		defer func() {
+			_, found := linter.result()
+			if err := writeLintOut(cfg.LintOut, found); err != nil {
+				fmt.Fprintf(stderr, "conformance-client: %v\n", err)
+			}
+		}()
 	}
 	creds, err := conformanceCredentials(cfg.Context, cfg.URL)
 	if err != nil {
@@ -393,4 +409,16 @@ func elicitationAnswer(params json.RawMessage) mcpclient.ElicitResult {
 	}
 	b, _ := json.Marshal(content)
 	return mcpclient.ElicitResult{Action: mcpclient.ElicitAccept, Content: b}
+}
+
+// writeLintOut writes findings to the file path, one JSON object a line.
+func writeLintOut(path string, found []lintedFinding) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, f := range found {
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o600)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -205,11 +206,15 @@ func TestConformanceScenarioAlone(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), conformanceRunTimeout)
 			defer cancel()
-			args := append([]string{"client", "--command", bin + " conformance-client", "--scenario", scenario, "--verbose"}, versionArgs...)
+			dir := t.TempDir()
+			lintOut := filepath.Join(dir, "lint.jsonl")
+			args := append([]string{"client", "--command", bin + " conformance-client --lint-out " + lintOut, "--scenario", scenario,
+				"--verbose", "--output-dir", filepath.Join(dir, "results")}, versionArgs...)
 			out, err := conformanceCommand(ctx, node, cli, args...).CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
 				t.Errorf("the suite's verdict is not PASSED (%v):\n%s", err, out)
 			}
+			lintAgreesWithWireSchema(t, filepath.Join(dir, "results"), lintOut)
 		})
 	}
 	required := map[string]bool{}
@@ -223,6 +228,64 @@ func TestConformanceScenarioAlone(t *testing.T) {
 		if !required[scenario] {
 			run("any/"+scenario, scenario)
 		}
+	}
+}
+
+// lintAgreesWithWireSchema holds the protocol lint of the client's own
+// messages to the suite's wire-schema-valid check on them, which
+// validates every message the implementation sent against the version's
+// schema: where the check passes the lint finds no error in what the
+// client sent, where it fails the lint finds one. A scenario whose run
+// has no such check (it validated nothing) is not compared.
+func lintAgreesWithWireSchema(t *testing.T, results, lintOut string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(results, "*", "checks.json"))
+	status := ""
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var checks []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		}
+		if err := json.Unmarshal(raw, &checks); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, c := range checks {
+			if c.ID == "wire-schema-valid" {
+				status = c.Status
+			}
+		}
+	}
+	if status == "" || status == "SKIPPED" {
+		return
+	}
+	raw, err := os.ReadFile(lintOut)
+	if err != nil {
+		t.Fatalf("the client wrote no lint findings: %v", err)
+	}
+	var sent []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if line == "" {
+			continue
+		}
+		var f struct {
+			Code, Severity, Pointer, Message, Direction, Method string
+		}
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("lint finding %q: %v", line, err)
+		}
+		if f.Direction == "out" && f.Severity == "error" {
+			sent = append(sent, fmt.Sprintf("%s %s at %q: %s", f.Method, f.Code, f.Pointer, f.Message))
+		}
+	}
+	switch {
+	case status == "SUCCESS" && len(sent) > 0:
+		t.Errorf("wire-schema-valid passed, but the lint finds errors in what the client sent:\n%s", strings.Join(sent, "\n"))
+	case status == "FAILURE" && len(sent) == 0:
+		t.Errorf("wire-schema-valid failed, but the lint finds no error in what the client sent")
 	}
 }
 
