@@ -9,6 +9,10 @@ import (
 // metaLogLevel is the modern era's per-request log level in _meta.
 const metaLogLevel = "io.modelcontextprotocol/logLevel"
 
+// maxInputRounds bounds the rounds a Linter waits on; past it, it starts
+// over (a client that never answers them costs nothing more).
+const maxInputRounds = 1024
+
 // inputRound is an input_required result the client has still to answer
 // by sending its request again: the requestState to echo and the keys
 // of the input requests to fulfil.
@@ -46,6 +50,9 @@ func (l *Linter) resultType(m *msg, method string, out *findings) {
 		}
 	}
 	slices.Sort(keys)
+	if len(l.inputRounds) >= maxInputRounds {
+		clear(l.inputRounds)
+	}
 	l.inputRounds[roundKey(method, m.target)] = inputRound{state: state, keys: keys}
 }
 
