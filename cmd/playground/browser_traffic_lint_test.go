@@ -14,8 +14,9 @@ import (
 // marks the value in the body, the "lint findings" filter keeps that
 // exchange alone, the session page counts the finding and history's
 // lint:any finds it, and the server's Protocol report lists the code. When
-// PLAYGROUND_SCREENSHOT_DIR is set, lint-traffic, lint-filtered,
-// lint-protocol-report and lint-history are taken there.
+// PLAYGROUND_SCREENSHOT_DIR is set, lint-traffic (and lint-traffic-dark, in
+// the dark theme), lint-filtered, lint-protocol-report and lint-history
+// are taken there.
 func TestBrowserTrafficLint(t *testing.T) {
 	srv, p := e2eBrowse(t)
 	shots := os.Getenv("PLAYGROUND_SCREENSHOT_DIR")
@@ -49,6 +50,9 @@ func TestBrowserTrafficLint(t *testing.T) {
 	}
 	if shots != "" {
 		p.screenshot(shots, "lint-traffic", `[data-testid="traffic-panel"]`)
+		p.do("switch to the dark theme", "header.top", chromedp.Click(chromedp.CSS(`[data-testid="theme-toggle"]`)))
+		p.screenshot(shots, "lint-traffic-dark", `[data-testid="traffic-panel"]`)
+		p.do("switch back to the light theme", "header.top", chromedp.Click(chromedp.CSS(`[data-testid="theme-toggle"]`)))
 	}
 
 	p.do("keep the flagged frames", `[data-testid="traffic-panel"]`,
