@@ -44,7 +44,7 @@ type spec struct {
 	// shape.go), nil when the schema uses a keyword shapes do not keep;
 	// valid holds those shapes.
 	shapes *shapeRules
-	valid  map[string]bool
+	valid  map[uint64]bool
 }
 
 var (
@@ -102,7 +102,7 @@ func loadSpec(version string) *spec {
 		return nil
 	}
 	if r, ok := newShapeRules(doc); ok {
-		s.shapes, s.valid = r, map[string]bool{}
+		s.shapes, s.valid = r, map[uint64]bool{}
 	}
 	return s
 }
@@ -234,8 +234,9 @@ type violation struct {
 // definition name and returns its deepest violation, ok false when v
 // matches (or the definition does not compile).
 func (s *spec) validate(name string, v any) (violation, bool) {
-	var shape string
-	if s.shapes != nil {
+	var shape uint64
+	shaped := s.shapes != nil
+	if shaped {
 		shape = s.shapes.shapeOf(name, v)
 	}
 	s.mu.Lock()
@@ -244,14 +245,14 @@ func (s *spec) validate(name string, v any) (violation, bool) {
 		sch, _ = s.compiler.Compile(s.base + "#/" + s.defsKey + "/" + name)
 		s.compiled[name] = sch
 	}
-	known := s.valid[shape]
+	known := shaped && s.valid[shape]
 	s.mu.Unlock()
 	if sch == nil || known {
 		return violation{}, false
 	}
 	var ve *jsonschema.ValidationError
 	if err := sch.Validate(v); !errors.As(err, &ve) {
-		if shape != "" {
+		if shaped {
 			s.mu.Lock()
 			if len(s.valid) >= maxShapes {
 				clear(s.valid)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -12,7 +13,8 @@ import (
 // else a Linter does, and a session's messages mostly repeat a few shapes
 // with other values. So a spec remembers the shapes of the values it found
 // valid, and a value of a remembered shape is valid without validating it
-// again.
+// again. A shape is remembered by a 64-bit hash of it under a seed drawn
+// for the process, so that no sender can aim two shapes at one hash.
 //
 // A shape keeps of a value everything the version's schema can tell
 // apart: the structure (every member name, every array's length), the
@@ -102,17 +104,20 @@ func (r *shapeRules) gather(v any, named bool) bool {
 	return true
 }
 
-// shapeOf is the shape of v under def, as a map key.
-func (r *shapeRules) shapeOf(def string, v any) string {
-	var b strings.Builder
-	b.Grow(len(def) + 128)
-	b.WriteString(def)
-	b.WriteByte(0)
-	r.write(&b, v)
-	return b.String()
+// shapeSeed is the seed of every shape hash.
+var shapeSeed = maphash.MakeSeed()
+
+// shapeOf is the hash of the shape of v under def, as a map key.
+func (r *shapeRules) shapeOf(def string, v any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(shapeSeed)
+	h.WriteString(def)
+	h.WriteByte(0)
+	r.write(&h, v)
+	return h.Sum64()
 }
 
-func (r *shapeRules) write(b *strings.Builder, v any) {
+func (r *shapeRules) write(b *maphash.Hash, v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		var stack [8]string
@@ -152,7 +157,7 @@ func (r *shapeRules) write(b *strings.Builder, v any) {
 // writeNumber writes an integer that float64 holds exactly as its place
 // among the schema's numbers: 2i when it lies between the i-th and the
 // next, 2i+1 when it equals the i-th; any other number whole.
-func (r *shapeRules) writeNumber(b *strings.Builder, n json.Number) {
+func (r *shapeRules) writeNumber(b *maphash.Hash, n json.Number) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || strings.ContainsAny(string(n), ".eE") || math.Abs(f) > 1<<53 {
 		b.WriteByte('n')
@@ -165,14 +170,16 @@ func (r *shapeRules) writeNumber(b *strings.Builder, n json.Number) {
 		place++
 	}
 	b.WriteByte('i')
-	b.WriteString(strconv.Itoa(place))
+	var digits [20]byte
+	b.Write(strconv.AppendInt(digits[:0], int64(place), 10))
 	b.WriteByte(';')
 }
 
 // writeText writes s with its length first, so that no two texts run
 // together alike.
-func writeText(b *strings.Builder, s string) {
-	b.WriteString(strconv.Itoa(len(s)))
+func writeText(b *maphash.Hash, s string) {
+	var digits [20]byte
+	b.Write(strconv.AppendInt(digits[:0], int64(len(s)), 10))
 	b.WriteByte(':')
 	b.WriteString(s)
 }
