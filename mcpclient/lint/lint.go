@@ -63,13 +63,16 @@ type Frame struct {
 	// request's for an outbound frame, the response's for an inbound one
 	// (nil over stdio).
 	Header http.Header
+	// EventType is the type of the SSE event an inbound frame came in,
+	// "" when the event named none (or the frame came otherwise).
+	EventType string
 }
 
 // FrameOf is the lint view of a frame as mcpclient taps it.
 func FrameOf(f mcpclient.Frame) Frame {
 	lf := Frame{Direction: f.Direction, Kind: f.Kind, Body: f.Body}
 	if f.HTTP != nil {
-		lf.HTTP, lf.HTTPStatus, lf.Header = true, f.HTTP.Status, f.HTTP.Header
+		lf.HTTP, lf.HTTPStatus, lf.Header, lf.EventType = true, f.HTTP.Status, f.HTTP.Header, f.HTTP.EventType
 		if f.Direction == mcpclient.Inbound {
 			lf.ContentType = f.HTTP.Header.Get("Content-Type")
 		}

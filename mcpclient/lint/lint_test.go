@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,6 +135,8 @@ var ruleCases = []struct {
 	{"answer after cancel", after(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), out(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`), in(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)), Options{}, "mcp.response-after-cancel", "/id"},
 	{"http content type", after(out(`{"jsonrpc":"2.0","id":1,"method":"ping"}`), Frame{Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), HTTP: true, HTTPStatus: 200, ContentType: "text/html"}), Options{}, "transport.content-type", ""},
 	{"http handshake", httpHandshake, Options{}, "", ""},
+	{"sse event of another type", after(out(`{"jsonrpc":"2.0","id":1,"method":"ping"}`),
+		Frame{Direction: mcpclient.Inbound, Kind: mcpclient.KindMessage, Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), HTTP: true, HTTPStatus: 200, ContentType: "text/event-stream", EventType: "reply"}), Options{}, "transport.sse-event-type", ""},
 	{"session id dropped", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "MCP-Protocol-Version", "2025-11-25")), Options{}, "transport.session-id", ""},
 	{"session id changed", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "Mcp-Session-Id", "s2", "MCP-Protocol-Version", "2025-11-25")), Options{}, "transport.session-id", ""},
 	{"version header missing", append(httpHandshake[:3:3], overHTTP(out(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), "Mcp-Session-Id", "s1")), Options{}, "transport.protocol-version-header", ""},
@@ -242,5 +246,18 @@ func TestModernVersionFromMeta(t *testing.T) {
 	got := l.Lint(in(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`))
 	if len(got) != 1 || got[0].Code != "mcp.result-type" || got[0].Pointer != "/result" {
 		t.Fatalf("a result without resultType: findings %+v, want mcp.result-type at /result", got)
+	}
+}
+
+// TestREADMEListsEveryRule keeps the README's table of rules whole.
+func TestREADMEListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		if row := fmt.Sprintf("| `%s` | %s |", r.Code, r.Severity); !strings.Contains(string(readme), row) {
+			t.Errorf("README.md has no row %s…", row)
+		}
 	}
 }

@@ -102,6 +102,8 @@ var (
 		"When the server's initialize response gives an Mcp-Session-Id, the client sends it unchanged on every later request of the session (a client that loses it starts a new session without knowing); the modern era has no sessions and no such header."}
 	ruleMethodHeader = Rule{"transport.method-header", SevError, specModern + "/transports",
 		"In the modern era every POST carries Mcp-Method equal to the body's method, and a tools/call, prompts/get or resources/read also Mcp-Name equal to params.name or params.uri, so that intermediaries can route by them; servers refuse a mismatch with 400 Bad Request."}
+	ruleSSEEventType = Rule{"transport.sse-event-type", SevWarning, specMCP + "basic/transports#streamable-http",
+		`A JSON-RPC message in an event stream comes in an event of the default type, "message" (no event field, or event: message); clients built on EventSource's onmessage, and many others, drop events of any other type, so the message never arrives.`}
 	ruleHTTPStatus = Rule{"transport.http-status", SevError, specMCP + "basic/transports#streamable-http",
 		"A JSON-RPC result came with an HTTP error status; a server answers a request it handled with 200 (or a stream), and a failure as a JSON-RPC error."}
 )
@@ -112,7 +114,7 @@ func Rules() []Rule {
 		ruleResponseShape, ruleErrorObject, ruleReservedCode, ruleNullID, ruleUnknownResponse, ruleDuplicateResponse,
 		ruleDuplicateID, ruleBatch, ruleEmptyBatch, ruleNotificationID, ruleUnknownMethod, ruleMethodDirection, ruleSchema,
 		ruleContentType, ruleStructured, ruleUnknownVersion, ruleInitializeFirst, ruleInitializeTwice, ruleInitializedFirst, ruleServerEarly,
-		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus, ruleVersionHeader, ruleSessionHeader, ruleMethodHeader, ruleResultType, ruleInputRound, ruleDeprecated}
+		ruleCapability, ruleMetaMissing, ruleProgressToken, ruleAfterCancel, ruleContentTypeHeader, ruleHTTPStatus, ruleSSEEventType, ruleVersionHeader, ruleSessionHeader, ruleMethodHeader, ruleResultType, ruleInputRound, ruleDeprecated}
 }
 
 // RuleOf is the rule with code, ok false when no rule has it.

@@ -7,8 +7,8 @@ import (
 	"github.com/mcp-playground/playground/mcpclient"
 )
 
-// transport checks an inbound HTTP frame's status and Content-Type
-// against its body.
+// transport checks an inbound HTTP frame's status, Content-Type and SSE
+// event type against its body.
 func (l *Linter) transport(f Frame, body any, out *findings) {
 	if !f.HTTP || f.Direction != mcpclient.Inbound {
 		return
@@ -18,6 +18,9 @@ func (l *Linter) transport(f Frame, body any, out *findings) {
 		if mt != "application/json" && mt != "text/event-stream" {
 			out.add(ruleContentTypeHeader, "", fmt.Sprintf("The message came with Content-Type %q.", f.ContentType))
 		}
+	}
+	if f.EventType != "" && f.EventType != "message" {
+		out.add(ruleSSEEventType, "", fmt.Sprintf("The message came in an SSE event of type %q.", f.EventType))
 	}
 	if f.HTTPStatus >= 300 {
 		if _, ok := objectOf(body)["result"]; ok {
