@@ -30,14 +30,18 @@ func (m *msg) params() map[string]any { return objectOf(m.m["params"]) }
 // ptr is the pointer to the member path of the message.
 func (m *msg) ptr(tokens ...string) string { return m.at + pointerOf(tokens...) }
 
-// notJSON notes that f's body is not JSON: over stdio, a line that is no
-// message; over HTTP, a body that cannot be parsed.
+// notJSON notes that the client could not read f's body as a message:
+// over stdio, a line that is no message; over HTTP, a body that cannot be
+// parsed, or JSON that came with a Content-Type that is not a message's.
 func (fs *findings) notJSON(f Frame) {
-	if !f.HTTP {
+	switch {
+	case !f.HTTP:
 		fs.add(ruleStdioLine, "", fmt.Sprintf("The %s line is not JSON: %s.", streamOf(f), clip(f.Body)))
-		return
+	case f.ContentType != "" && !messageContentType(f.ContentType) && json.Valid(f.Body):
+		fs.add(ruleContentTypeHeader, "", fmt.Sprintf("The message came with Content-Type %q, so it was not read as one.", f.ContentType))
+	default:
+		fs.add(ruleParse, "", "The body is not JSON: "+clip(f.Body)+".")
 	}
-	fs.add(ruleParse, "", "The body is not JSON: "+clip(f.Body)+".")
 }
 
 func streamOf(f Frame) string {
