@@ -49,7 +49,7 @@ help:
 	@echo 'make build            assets, then build $(BIN) (default target)'
 	@echo 'make run              build, then $(BIN) serve $$ARGS'
 	@echo 'make test             peers, assets, check-generated, go vet, go test -race, then fuzz 20000 inputs each'
-	@echo 'make fuzz             run each mcpclient fuzz target for $$FUZZTIME (default 10s)'
+	@echo 'make fuzz             run each fuzz target (wire layer, protocol lint) for $$FUZZTIME (default 10s)'
 	@echo 'make bench            every benchmark, then a table of figures and targets (bin/bench.jsonl)'
 	@echo 'make clean            remove $(BIN), vendored copies and coverage files'
 	@echo 'make distclean        clean, and remove node_modules'
@@ -110,12 +110,13 @@ test: peers assets check-generated
 # number of inputs rather than a time: a run stopped by its time limit
 # while a worker is busy can end in "context deadline exceeded" on a loaded
 # machine, a failure of the fuzzing engine, not of the code.
-FUZZ_TARGETS := FuzzReadLine FuzzReadSSE FuzzDecodeMessage FuzzWithProgressToken
+# Each target is PACKAGE:NAME.
+FUZZ_TARGETS := ./mcpclient:FuzzReadLine ./mcpclient:FuzzReadSSE ./mcpclient:FuzzDecodeMessage ./mcpclient:FuzzWithProgressToken ./mcpclient/lint:FuzzLint
 FUZZTIME ?= 10s
 
 fuzz:
-	for target in $(FUZZ_TARGETS); do \
-		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s ./mcpclient/; \
+	for t in $(FUZZ_TARGETS); do \
+		$(GO) test -run '^$$' -fuzz "^$${t##*:}\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 1s "$${t%%:*}/" || exit 1; \
 	done
 
 # Every benchmark, one package at a time (-p 1) so that none shares the CPUs

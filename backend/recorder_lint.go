@@ -1,6 +1,10 @@
 package backend
 
-import "github.com/mcp-playground/playground/mcpclient/lint"
+import (
+	"fmt"
+
+	"github.com/mcp-playground/playground/mcpclient/lint"
+)
 
 // lintLoop is the recorder's middle goroutine when it lints: it takes the
 // batches classifyLoop hands on, in order, judges each frame with its
@@ -24,9 +28,26 @@ func (r *Recorder) lintLoop(in <-chan []classifiedItem, out chan<- []classifiedI
 					l = lint.New(lint.Options{})
 					linters[it.frame.SessionID] = l
 				}
-				it.frame.Findings = l.Lint(it.lint)
+				var ok bool
+				if it.frame.Findings, ok = r.lintOne(l, it); !ok {
+					delete(linters, it.frame.SessionID)
+				}
 			}
 		}
 		out <- batch
 	}
+}
+
+// lintOne judges one frame; ok is false when the linter panicked, a bug
+// of its own rather than of the traffic: the frame is then recorded
+// without findings, the panic is logged, and lintLoop drops the session's
+// linter for a fresh one.
+func (r *Recorder) lintOne(l *lint.Linter, it *classifiedItem) (found []lint.Finding, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			found, ok = nil, false
+			r.log.Error("protocol lint failed on a frame; it is recorded without findings", "session", it.frame.SessionID, "frame", it.frame.ID, "panic", fmt.Sprint(p))
+		}
+	}()
+	return l.Lint(it.lint), true
 }
