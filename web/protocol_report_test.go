@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,29 @@ func TestProtocolReport(t *testing.T) {
 	if other := d.get(t, fmt.Sprintf("/servers/%d/protocol", clean.ID)); !strings.Contains(other.Body, `data-testid="protocol-clean"`) {
 		t.Errorf("the clean server's report is not clean")
 	}
+
+	var report []apiLintCode
+	if r := d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/servers/%d/protocol", srv.ID), nil, &report); r.Status != http.StatusOK || len(report) != len(rows) {
+		t.Fatalf("GET the report from the API: %d %s", r.Status, r.Body)
+	}
+	i := slices.IndexFunc(report, func(c apiLintCode) bool { return c.Code == "jsonrpc.version" })
+	if v := report[max(i, 0)]; i < 0 || v.Findings != 3 || v.Sessions != 2 || v.Example.FrameID != newestBad || v.Example.Pointer != "/jsonrpc" || v.Example.Fix == "" {
+		t.Errorf("the API's jsonrpc.version: %+v", v)
+	}
+	if r := d.api(t, http.MethodGet, "/api/v1/servers/999/protocol", nil, nil); r.Status != http.StatusNotFound {
+		t.Errorf("the report of no server: %d", r.Status)
+	}
+}
+
+// apiLintCode is one code of GET /api/v1/servers/{id}/protocol.
+type apiLintCode struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Findings int    `json:"findings"`
+	Sessions int    `json:"sessions"`
+	Example  struct {
+		FrameID int64  `json:"frameId"`
+		Pointer string `json:"pointer"`
+		Fix     string `json:"fix"`
+	} `json:"example"`
 }

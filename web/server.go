@@ -212,6 +212,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/api/v1/servers", viewerRole, s.apiListServers)
 	s.post("/api/v1/servers", editorRole, s.apiCreateServer)
 	s.post("/api/v1/servers/:id/sessions", editorRole, s.apiOpenSession)
+	s.get("/api/v1/servers/:id/protocol", viewerRole, s.apiProtocolReport)
 	s.get("/api/v1/sessions/:id", viewerRole, s.apiGetSession)
 	s.add(http.MethodDelete, "/api/v1/sessions/:id", editorRole, s.apiCloseSession)
 	s.post("/api/v1/sessions/:id/requests", editorRole, s.apiSendRequest)
