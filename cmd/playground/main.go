@@ -37,6 +37,8 @@ Commands:
                 the client the official MCP conformance suite runs
   call          send one request to an MCP server and print the result
   run FILE      run a collection file's examples on an MCP server (for CI)
+  check         check an MCP server against the protocol, as the official
+                conformance suite's server scenarios do (a verdict per check)
   lint FILE     judge a session or history export against JSON-RPC 2.0 and
                 MCP (exit 1 on an error finding)
   key rotate    give the database's secrets a new key (dashboard stopped)
@@ -63,7 +65,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
-	case "call", "run", "lint", "key", "backup", "user", "servers", "token":
+	case "call", "run", "check", "lint", "key", "backup", "user", "servers", "token":
 		stdout, stderr = newTerminalWriter(stdout), newTerminalWriter(stderr)
 	}
 	switch cmd {
@@ -77,6 +79,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdout, stderr)
 	case "run":
 		return runRun(ctx, args, os.Getenv, stdout, stderr)
+	case "check":
+		return runCheck(ctx, args, os.Getenv, stdout, stderr)
 	case "lint":
 		return runLint(ctx, args, stdin, stdout, stderr)
 	case "key":

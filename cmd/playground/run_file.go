@@ -5,18 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
-	"github.com/mcp-playground/playground/backend/store"
-	"github.com/mcp-playground/playground/mcpclient"
 )
 
 // fileRun is one run of a collection file's examples on one server.
@@ -44,86 +39,15 @@ type fileRun struct {
 // reads the findings the recorder's linter gave the session's frames. A
 // server that cannot be registered or reached is a usage error.
 func (fr fileRun) run(ctx context.Context) (*runReport, error) {
-	dir, err := os.MkdirTemp("", "playground-run-")
+	rs, err := openRunSession(ctx, sessionSetup{cmd: "run", server: fr.server, machine: fr.machine, log: fr.log, verbose: fr.verbose,
+		fix: fr.fix, line: fr.line, client: "mcp-playground-run", revise: fr.checkDrift})
+	defer rs.Close()
 	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "run.db"))
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	defer db.Close()
-	// The playground's own log says what the results already say (an
-	// interface it could not list is the drift line's error), so only its
-	// errors show, unless asked.
-	level := slog.LevelError
-	if fr.verbose {
-		level = slog.LevelWarn
-	}
-	log := slog.New(slog.NewTextHandler(fr.log, &slog.HandlerOptions{Level: level}))
-	hub := backend.NewHub(0)
-	rec, err := backend.NewRecorder(ctx, db, hub, log, backend.RecorderOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	defer rec.Close()
-	// Nobody is there to answer a server's elicitation or sampling
-	// request: each fails at once.
-	inbox := backend.NewInbox(hub, 0)
-	var opts []backend.PoolOption
-	if fr.checkDrift {
-		opts = append(opts, backend.WithRevisions(db))
-	}
-	if fr.machine != nil {
-		oauthService := oauth.New(db, db, log, nil)
-		defer oauthService.Close()
-		opts = append(opts, backend.WithCredentials(oauthService))
-	}
-	pool := backend.NewPool(db, db, rec, hub, inbox, log, mcpclient.Implementation{Name: "mcp-playground-run", Version: version}, opts...)
-	defer pool.Close()
-	cols := collections.New(db, db, db, pool, log)
+	db, pool, rec, sess := rs.db, rs.pool, rs.rec, rs.sess
+	cols := collections.New(db, db, db, pool, rs.log)
 	defer cols.Close()
-
-	reg := backend.NewRegistry(db, db, pool)
-	serverID, err := reg.Create(ctx, fr.server)
-	if err != nil {
-		return nil, usageError("run: the server: %s", describeError(err))
-	}
-	if fr.machine != nil {
-		if err := db.SaveOAuthSettings(ctx, serverID, *fr.machine); err != nil {
-			return nil, fmt.Errorf("run: the server's OAuth settings: %w", err)
-		}
-	}
-	sess, err := pool.Connect(ctx, serverID)
-	if d, ok := backend.DiagnosisOf(err); ok && ctx.Err() == nil {
-		sess, err = retryFixed(fr.log, d, fr.line, backend.NewRedactor(fr.server).Text, fr.fix, err, func(change backend.Fix) (backend.Session, error) {
-			fixed, err := fr.server.WithFix(change)
-			if err != nil {
-				return backend.Session{}, err
-			}
-			fixed.ID = serverID
-			up, err := reg.Update(ctx, fixed)
-			if err != nil {
-				return backend.Session{}, err
-			}
-			// A fix that changes where the traffic goes drops the stored
-			// OAuth secrets; the settings here are the caller's own, given
-			// for this run, so they go along as asked.
-			if up.Moved != "" && fr.machine != nil {
-				if err := db.SaveOAuthSettings(ctx, serverID, *fr.machine); err != nil {
-					return backend.Session{}, err
-				}
-			}
-			return pool.Connect(ctx, serverID)
-		})
-	}
-	if err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("run: stopped while connecting: %w", context.Cause(ctx))
-	}
-	if err != nil {
-		return nil, usageError("run: %s", describeError(err))
-	}
 	col, err := cols.Import(ctx, fr.file)
 	if err != nil {
 		return nil, usageError("run: %s", describeError(err))

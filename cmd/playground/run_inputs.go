@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -78,73 +77,15 @@ func runVars(f collections.File, env string, given map[string]string, getenv fun
 	return vars, nil
 }
 
-// runServerName is the name under which a server named by --url, --sse
-// or --stdio is registered in the run's temporary database.
-const runServerName = "playground run"
-
-// resolveServer returns the server to run on and a label that names it in the
-// reports: read from the dashboard database for --server, else built
-// from the target flags. machine holds the dashboard server's OAuth
-// client-credentials settings, when it has them.
+// resolveServer returns the server to run on and a label that names it in
+// the reports (see chooseServer).
 func (cfg runConfig) resolveServer(ctx context.Context) (srv backend.Server, machine *oauth.Settings, label string, err error) {
-	if cfg.Server == "" {
-		srv, label := cfg.target.server(runServerName)
-		return srv, nil, label, nil
-	}
-	srv, machine, err = dashboardServer(ctx, cfg.DB, cfg.Key, cfg.Server)
-	if err != nil {
-		return srv, nil, "", err
-	}
-	if cfg.Era != "" {
-		srv.Era = backend.Era(cfg.Era)
-	}
-	for name, values := range cfg.Header {
-		if srv.Headers == nil {
-			srv.Headers = map[string]string{}
-		}
-		srv.Headers[name] = strings.Join(values, ", ")
-	}
-	return srv, machine, srv.Name, nil
+	return chooseServer(ctx, "run", cfg.Server, cfg.DB, cfg.Key, cfg.target)
 }
 
-// dashboardServer reads the server called name, with its secrets, from
-// the dashboard database at path, which must exist, opened with key; and
-// its OAuth settings when they obtain tokens with client credentials,
-// which a run uses as the dashboard does (a person's browser sign-in is
-// the dashboard's only).
+// dashboardServer is readDashboardServer for `playground run`.
 func dashboardServer(ctx context.Context, path string, key store.KeySource, name string) (backend.Server, *oauth.Settings, error) {
-	if _, err := os.Stat(path); err != nil {
-		return backend.Server{}, nil, usageError("run: --server %q: the dashboard database: %w (give --db or set PLAYGROUND_DB)", name, err)
-	}
-	db, err := store.Open(ctx, path, store.WithKey(key))
-	if err != nil {
-		return backend.Server{}, nil, usageError("run: --server %q: %w", name, err)
-	}
-	defer db.Close()
-	servers, err := db.ListServers(ctx)
-	if err != nil {
-		return backend.Server{}, nil, usageError("run: --server %q: %w", name, err)
-	}
-	names := make([]string, 0, len(servers))
-	for _, s := range servers {
-		if s.Name != name {
-			names = append(names, fmt.Sprintf("%q", s.Name))
-			continue
-		}
-		settings, err := db.OAuthSettings(ctx, s.ID)
-		if err != nil {
-			return backend.Server{}, nil, usageError("run: --server %q: its OAuth settings: %w", name, err)
-		}
-		s.ID = 0
-		if settings.Machine() {
-			return s, &settings, nil
-		}
-		return s, nil, nil
-	}
-	if len(names) == 0 {
-		return backend.Server{}, nil, usageError("run: --server %q: %s registers no servers", name, path)
-	}
-	return backend.Server{}, nil, usageError("run: --server %q: %s registers no server of that name; it has %s", name, path, strings.Join(names, ", "))
+	return readDashboardServer(ctx, "run", path, key, name)
 }
 
 // secretValues returns the values that vars gives the secrets of the
