@@ -225,3 +225,52 @@ func TestCheckEverything(t *testing.T) {
 		})
 	})
 }
+
+// TestCheckAgreesWithConformance: on server-everything over Streamable
+// HTTP, `conformance server` and `playground check` give each scenario
+// that a check corresponds to the same pass or fail (the suite's warnings
+// count as passes). completion-complete is left out: the suite completes
+// a prompt of its own test server, which others lack, and
+// sep-2164-resource-not-found belongs to 2026-07-28 in the suite.
+func TestCheckAgreesWithConformance(t *testing.T) {
+	node, script := everythingPeer(t)
+	_, cli := conformancePeers(t)
+	url := startEverythingHTTP(t, node, script)
+	out, _, err := runCheckCmd(t, "--url", url, "--json")
+	var card checkCard
+	if jerr := json.Unmarshal([]byte(out), &card); jerr != nil || exitStatus(err) == 2 {
+		t.Fatalf("check --json: %v, %v", err, jerr)
+	}
+	ours := map[string]check.Verdict{}
+	for _, r := range card.Results {
+		if r.Conformance != "" {
+			ours[r.Conformance] = r.Verdict
+		}
+	}
+	for _, scenario := range []string{"server-initialize", "ping", "tools-list", "resources-list", "prompts-list",
+		"logging-set-level", "dns-rebinding-protection", "server-session-lifecycle"} {
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := conformanceCommand(ctx, node, cli, "server", "--url", url, "--scenario", scenario, "-o", dir)
+		log, _ := cmd.CombinedOutput()
+		cancel()
+		files, _ := filepath.Glob(filepath.Join(dir, "*", "checks.json"))
+		if len(files) != 1 {
+			t.Fatalf("conformance server --scenario %s left no checks.json:\n%s", scenario, log)
+		}
+		var checks []struct{ ID, Status string }
+		body, _ := os.ReadFile(files[0])
+		if err := json.Unmarshal(body, &checks); err != nil || len(checks) == 0 {
+			t.Fatalf("%s: %v\n%s", files[0], err, body)
+		}
+		theirs := check.Pass
+		for _, c := range checks {
+			if c.Status == "FAILURE" {
+				theirs = check.Fail
+			}
+		}
+		if ours[scenario] != theirs {
+			t.Errorf("%s: playground check says %s, conformance server %s: %s", scenario, ours[scenario], theirs, body)
+		}
+	}
+}
