@@ -26,22 +26,16 @@ type apiRPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// apiResponse is a request's answer. Once it is sent, the exchange is
-// stored: requestFrameId and responseFrameId name its frames (both absent
-// when recording fails).
 type apiResponse struct {
-	Result          json.RawMessage `json:"result,omitempty"`
-	Error           *apiRPCError    `json:"error,omitempty"`
-	LatencyMS       float64         `json:"latencyMs"`
-	RequestFrameID  int64           `json:"requestFrameId,omitempty"`
-	ResponseFrameID int64           `json:"responseFrameId,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *apiRPCError    `json:"error,omitempty"`
+	LatencyMS float64         `json:"latencyMs"`
 }
 
 const maxAPITimeout = 10 * time.Minute
 
-// apiSendRequest sends {method, params} on a live session and answers,
-// once the exchange is stored, with the result or the JSON-RPC error, the
-// latency and the exchange's frame ids. A request that gets no
+// apiSendRequest sends {method, params} on a live session and answers with
+// the result or the JSON-RPC error, and the latency. A request that gets no
 // response (timeout, lost connection) is a 502/504 error.
 func (s *Server) apiSendRequest(c echo.Context) error {
 	id, err := idParam(c)
@@ -66,15 +60,14 @@ func (s *Server) apiSendRequest(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), timeout)
 	defer cancel()
-	res, err := s.deps.Pool.CallWith(ctx, id, in.Method, in.Params, backend.CallOptions{ResponseFrame: true})
+	res, err := s.deps.Pool.Call(ctx, id, in.Method, in.Params)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			return c.JSON(http.StatusGatewayTimeout, apiError{Error: backend.ErrorMessageOf(err)})
 		}
 		return err
 	}
-	out := apiResponse{Result: res.Result, LatencyMS: float64(res.Latency.Microseconds()) / 1000,
-		RequestFrameID: res.RequestFrameID, ResponseFrameID: res.ResponseFrameID}
+	out := apiResponse{Result: res.Result, LatencyMS: float64(res.Latency.Microseconds()) / 1000}
 	if res.Error != nil {
 		out.Error = &apiRPCError{Code: res.Error.Code, Message: res.Error.Message, Data: res.Error.Data}
 	}
