@@ -41,6 +41,7 @@ var auditActions = map[string]string{
 	"POST /sessions/:id/inputs/:input":                      "input.answer",
 	"POST /sessions/:id/console":                            "console.send",
 	"POST /sessions/:id/ping":                               "session.ping",
+	"POST /sessions/:id/check":                              "session.check",
 	"POST /sessions/:id/resources/template":                 "resource.read_template",
 	"POST /sessions/:id/resources/subscribe":                "resource.subscribe",
 	"POST /sessions/:id/resources/unsubscribe":              "resource.unsubscribe",

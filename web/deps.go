@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/audit"
+	"github.com/mcp-playground/playground/backend/check"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 )
@@ -51,6 +52,15 @@ type Deps struct {
 	// OAuth, if not nil, signs people in to OAuth-protected HTTP servers
 	// and shows each sign-in in a debugger (oauth.go).
 	OAuth OAuth
+	// Checks, if not nil, runs the active checks of a server's Protocol
+	// section on a live session (protocol_report.go).
+	Checks SessionChecks
+}
+
+// SessionChecks runs the active checks (backend/check) on a live session;
+// *check.Checker implements it.
+type SessionChecks interface {
+	CheckSession(ctx context.Context, sessionID int64) (check.Report, error)
 }
 
 // Hub is what the dashboard uses of the event hub: it subscribes live

@@ -27,6 +27,7 @@ import (
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/audit"
+	"github.com/mcp-playground/playground/backend/check"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
@@ -229,7 +230,8 @@ func mustDashboardWith(tb testing.TB, o dashboardOptions) *dashboard {
 	apps := httptest.NewUnstartedServer(nil)
 	host, appsHost := ts.Listener.Addr().String(), apps.Listener.Addr().String()
 	cfg := web.Config{Addr: host, AppsAddr: appsHost}
-	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: collections.New(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Health: db, Audit: auditLog, OAuth: oauthService}
+	deps := web.Deps{Registry: reg, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: collections.New(db, db, db, pool, log), Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Health: db, Audit: auditLog, OAuth: oauthService,
+		Checks: check.NewChecker(pool, rec, db, check.Options{})}
 	if o.configure != nil {
 		o.configure(&cfg, &deps)
 	}

@@ -14,13 +14,33 @@ import (
 // showProtocol is a server's Protocol section: the protocol linter's
 // findings over all its sessions, by code. It needs no live session.
 func (s *Server) showProtocol(c echo.Context) error {
-	return s.explorerPage(c, views.SectionProtocol, func(srv backend.Server, _ *backend.Session) (templ.Component, error) {
+	return s.explorerPage(c, views.SectionProtocol, func(srv backend.Server, live *backend.Session) (templ.Component, error) {
 		rows, err := s.deps.Frames.LintReport(c.Request().Context(), srv.ID)
 		if err != nil {
 			return nil, err
 		}
-		return views.ProtocolReport(srv, rows), nil
+		if s.deps.Checks == nil {
+			live = nil
+		}
+		return views.ProtocolReport(srv, live, rows), nil
 	})
+}
+
+// checkSession runs the active checks on a live session and answers with
+// their report card, or with why they did not run, where the button was.
+func (s *Server) checkSession(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	if s.deps.Checks == nil {
+		return &backend.Error{Code: backend.ENotFound, Message: "This dashboard does not run checks."}
+	}
+	rep, err := s.deps.Checks.CheckSession(c.Request().Context(), id)
+	if err != nil {
+		return render(c, http.StatusOK, views.CheckFailed(backend.ErrorMessageOf(err)))
+	}
+	return render(c, http.StatusOK, views.CheckReport(rep))
 }
 
 // apiLintCode is one code of a server's Protocol report in the JSON API.

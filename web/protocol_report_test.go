@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,4 +109,54 @@ type apiLintCode struct {
 		Pointer string `json:"pointer"`
 		Fix     string `json:"fix"`
 	} `json:"example"`
+}
+
+// TestCheckThisServer runs the active checks from a server's Protocol
+// section on its live session: the card offers the button, the report
+// card comes back with a verdict for each check and links to the frames
+// it recorded, which are in the session's traffic; a session that is not
+// live gets the reason where the card would be, and a server not
+// connected gets no button.
+func TestCheckThisServer(t *testing.T) {
+	d := MustDashboard(t)
+	srv := d.MustAPIServer(t, map[string]any{"name": "sdk", "transport": "http", "url": MustSDKHTTPServer(t, nil)})
+	page := d.get(t, fmt.Sprintf("/servers/%d/protocol", srv.ID))
+	if !strings.Contains(page.Body, `data-testid="check-unavailable">Connect to the server to check it.`) || strings.Contains(page.Body, `data-testid="check-run"`) {
+		t.Errorf("a server not connected offers to check it")
+	}
+	sess := d.MustAPISession(t, srv.ID)
+	page = d.get(t, fmt.Sprintf("/servers/%d/protocol", srv.ID))
+	if !strings.Contains(page.Body, fmt.Sprintf(`hx-post="/sessions/%d/check"`, sess.ID)) {
+		t.Fatalf("the Protocol section offers no check of session %d", sess.ID)
+	}
+	token := d.MustCSRF(t)
+	r := d.htmxPost(t, fmt.Sprintf("/sessions/%d/check", sess.ID), token, url.Values{})
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `data-testid="check-report"`) {
+		t.Fatalf("check: %d %s", r.Status, r.Body)
+	}
+	verdicts := map[string]string{}
+	for _, m := range regexp.MustCompile(`data-check="([a-z-]+)" data-verdict="([a-z]+)"`).FindAllStringSubmatch(r.Body, -1) {
+		verdicts[m[1]] = m[2]
+	}
+	// The Go SDK's server has tools but no prompts or resources, and
+	// answers an unknown method over HTTP with HTTP 400, not -32601.
+	for id, want := range map[string]string{"server-initialize": "pass", "ping": "pass", "tools-list": "pass", "unknown-tool": "pass",
+		"logging-set-level": "pass", "server-session-lifecycle": "pass", "protocol-lint": "pass", "prompts-list": "skip", "unknown-method": "fail"} {
+		if verdicts[id] != want {
+			t.Errorf("check %s: %q, want %s (all: %v)", id, verdicts[id], want, verdicts)
+		}
+	}
+	if len(verdicts) < 10 {
+		t.Errorf("%d checks reported: %v", len(verdicts), verdicts)
+	}
+	m := regexp.MustCompile(`href="/frames/(\d+)/body" title="tools/list`).FindStringSubmatch(r.Body)
+	if m == nil {
+		t.Fatalf("the tools-list check links no frame:\n%s", r.Body)
+	}
+	if f := d.get(t, "/frames/"+m[1]+"/body"); f.Status != http.StatusOK || !strings.Contains(f.Body, "tools/list") {
+		t.Errorf("the linked frame %s: %d", m[1], f.Status)
+	}
+	if r := d.htmxPost(t, "/sessions/999999/check", token, url.Values{}); !strings.Contains(r.Body, `data-testid="check-error"`) {
+		t.Errorf("a check of no live session: %d %s", r.Status, r.Body)
+	}
 }

@@ -133,6 +133,7 @@ func New(cfg Config, deps Deps) *Server {
 	s.get("/servers/:id/tasks", viewerRole, s.showTasks)
 	s.get("/servers/:id/logs", viewerRole, s.showLogs)
 	s.get("/servers/:id/protocol", viewerRole, s.showProtocol)
+	s.post("/sessions/:id/check", editorRole, s.checkSession)
 	s.get("/servers/:id/resources", viewerRole, s.showResources)
 	s.get("/servers/:id/resources/more", viewerRole, s.moreResources)
 	s.get("/servers/:id/revisions", viewerRole, s.showRevisions)

@@ -50,8 +50,8 @@ type Result struct {
 	// check's evidence).
 	Findings []Finding `json:"findings,omitempty"`
 	// Duration is how long the check took.
-	Duration time.Duration `json:"-"`
-	DurationMS float64     `json:"durationMs"`
+	Duration   time.Duration `json:"-"`
+	DurationMS float64       `json:"durationMs"`
 }
 
 // Exchange is one request of a check and its answer, as recorded.

@@ -23,13 +23,20 @@ type FrameLister interface {
 // StoredFrames returns the Frames of session sessionID, which rec
 // records into store.
 func StoredFrames(rec Flusher, store FrameLister, sessionID int64) Frames {
-	return storedFrames{rec, store, sessionID}
+	return storedFrames{rec, store, sessionID, 0}
+}
+
+// StoredFramesAfter is StoredFrames for the frames after frame afterID
+// only: those of a run on a session that carried traffic before it.
+func StoredFramesAfter(rec Flusher, store FrameLister, sessionID, afterID int64) Frames {
+	return storedFrames{rec, store, sessionID, afterID}
 }
 
 type storedFrames struct {
 	rec       Flusher
 	store     FrameLister
 	sessionID int64
+	afterID   int64
 }
 
 const (
@@ -47,7 +54,7 @@ func (s storedFrames) Recorded(ctx context.Context) ([]backend.Frame, error) {
 		return nil, err
 	}
 	var out []backend.Frame
-	q := backend.FrameQuery{SessionID: s.sessionID, Limit: framePage, BodyPreview: bodyPreview}
+	q := backend.FrameQuery{SessionID: s.sessionID, AfterID: s.afterID, Limit: framePage, BodyPreview: bodyPreview}
 	for len(out) < maxFrames {
 		page, err := s.store.ListFrames(ctx, q)
 		if err != nil {

@@ -13,7 +13,8 @@ import (
 // badge, the opened exchange lists the schema finding with its pointer and
 // marks the value in the body, the "lint findings" filter keeps that
 // exchange alone, the session page counts the finding and history's
-// lint:any finds it, and the server's Protocol report lists the code. When
+// lint:any finds it, and the server's Protocol report lists the code; its
+// "Check this server" finds nothing failing in the demo server. When
 // PLAYGROUND_SCREENSHOT_DIR is set, lint-traffic (and lint-traffic-dark, in
 // the dark theme), lint-filtered, lint-protocol-report and lint-history
 // are taken there.
@@ -65,6 +66,7 @@ func TestBrowserTrafficLint(t *testing.T) {
 	}
 
 	p.openSection("protocol")
+	protocolPage := e2eEval[string](p, "read the page's address", "main", `location.href`)
 	codes := e2eEval[[]string](p, "read the Protocol report", `[data-testid="protocol-report"]`,
 		`Array.from(document.querySelectorAll('[data-testid="protocol-code"]'), r => r.dataset.code + " " + r.querySelector('[data-testid="protocol-counts"]').textContent)`)
 	if len(codes) != 1 || codes[0] != "mcp.schema 1 finding in 1 session" {
@@ -86,6 +88,19 @@ func TestBrowserTrafficLint(t *testing.T) {
 	}
 	if shots != "" {
 		p.screenshot(shots, "lint-history", "main")
+	}
+
+	// Last, as its requests break the protocol on purpose and join the
+	// session's traffic: the active checks find nothing failing.
+	e2eNavigate(p, "open the Protocol section again", protocolPage, `[data-testid="check-run"]`)
+	p.do("check the server", `[data-testid="check-card"]`,
+		chromedp.Click(chromedp.CSS(`[data-testid="check-run"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="check-report"]`)))
+	if summary := p.text(`[data-testid="check-summary"]`); !strings.Contains(summary, " 0 failed") {
+		t.Errorf("the check of the demo server reads %q:\n%s", summary, p.text(`[data-testid="check-report"]`))
+	}
+	if shots != "" {
+		p.screenshot(shots, "lint-check", `[data-testid="check-card"]`)
 	}
 	for _, m := range p.consoleErrors() {
 		t.Errorf("browser console: %s", m)

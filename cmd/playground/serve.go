@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-playground/playground/backend"
 	"github.com/mcp-playground/playground/backend/accounts"
 	"github.com/mcp-playground/playground/backend/audit"
+	"github.com/mcp-playground/playground/backend/check"
 	"github.com/mcp-playground/playground/backend/collections"
 	"github.com/mcp-playground/playground/backend/oauth"
 	"github.com/mcp-playground/playground/backend/store"
@@ -102,7 +103,8 @@ func runServe(ctx context.Context, args []string, stderr io.Writer) error {
 	ln, appsLn = lns[0], lns[1]
 	handler := web.New(web.Config{Addr: ln.Addr().String(), AllowedHosts: cfg.AllowedHosts, AppsAddr: appsLn.Addr().String(),
 		TLS: cfg.TLSCert != "", BaseURL: cfg.BaseURL, AppsBaseURL: cfg.AppsBaseURL, TrustedProxies: cfg.TrustedProxies},
-		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Audit: auditLog, Health: db, OAuth: oauthService})
+		web.Deps{Registry: registry, Pool: pool, Sessions: db, Frames: db, Hub: hub, Inbox: inbox, Log: log, Recording: rec, LastCalls: backend.NewLastCalls(db, db), Collections: cols, Revisions: db, History: db, Imports: backend.NewSessionImporter(db, rec), Accounts: accts, Audit: auditLog, Health: db, OAuth: oauthService,
+			Checks: check.NewChecker(pool, rec, db, check.Options{})})
 	defer handler.Close()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	appsSrv := &http.Server{Handler: handler.AppsOrigin(), ReadHeaderTimeout: 10 * time.Second}
