@@ -24,6 +24,18 @@ const (
 	LintInfo    = lint.SevInfo
 )
 
+// LintRank orders severities, the worst first: 0 for an error, 1 for a
+// warning, 2 for information.
+func LintRank(s LintSeverity) int {
+	switch s {
+	case LintError:
+		return 0
+	case LintWarning:
+		return 1
+	}
+	return 2
+}
+
 // LintRuleFix is the likely cause and fix of findings of the rule code,
 // "" for a code no rule has.
 func LintRuleFix(code string) string {

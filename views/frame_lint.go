@@ -12,7 +12,7 @@ import (
 func worstSeverity(findings []backend.LintFinding) backend.LintSeverity {
 	worst := findings[0].Severity
 	for _, f := range findings[1:] {
-		if severityRank[f.Severity] < severityRank[worst] {
+		if backend.LintRank(f.Severity) < backend.LintRank(worst) {
 			worst = f.Severity
 		}
 	}

@@ -394,9 +394,6 @@ func lintFindings(f backend.Frame) templ.Component {
 	})
 }
 
-// severityRank orders severities, the worst first.
-var severityRank = map[backend.LintSeverity]int{backend.LintError: 0, backend.LintWarning: 1, backend.LintInfo: 2}
-
 // findingCount is how many protocol-lint findings a session's frames
 // have, by severity, linking to its traffic filtered to them.
 func findingCount(sessionID int64, c backend.FindingCount) templ.Component {
@@ -451,7 +448,7 @@ func findingCount(sessionID int64, c backend.FindingCount) templ.Component {
 				var templ_7745c5c3_Var25 string
 				templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.URL("/sessions/" + itoa(sessionID) + "?findings=1")).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 58, Col: 137}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 55, Col: 137}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 				if templ_7745c5c3_Err != nil {
@@ -464,7 +461,7 @@ func findingCount(sessionID int64, c backend.FindingCount) templ.Component {
 				var templ_7745c5c3_Var26 string
 				templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(int64(c.Total()))).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 58, Col: 258}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 55, Col: 258}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 				if templ_7745c5c3_Err != nil {
@@ -491,7 +488,7 @@ func findingCount(sessionID int64, c backend.FindingCount) templ.Component {
 			var templ_7745c5c3_Var27 string
 			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(findingCountLabel(c))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 58, Col: 283}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/frame_lint.templ`, Line: 55, Col: 283}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {

@@ -59,7 +59,7 @@ func (d *DB) CountFindings(ctx context.Context, sessionIDs ...int64) (map[int64]
 func (d *DB) LintReport(ctx context.Context, serverID int64) ([]backend.LintCodeReport, error) {
 	var rows []struct {
 		Code            string `db:"code"`
-		Worst           int    `db:"worst"` // severityRank
+		Worst           int    `db:"worst"` // backend.LintRank
 		Findings        int    `db:"findings"`
 		Sessions        int    `db:"sessions"`
 		First           int64  `db:"first"`
@@ -92,7 +92,7 @@ func (d *DB) LintReport(ctx context.Context, serverID int64) ([]backend.LintCode
 			Example: lint.Finding{Code: r.Code, Severity: lint.Severity(r.ExampleSeverity), Pointer: r.Pointer, Message: r.Message, Spec: r.Spec, Fix: rule.Fix}}
 	}
 	slices.SortStableFunc(out, func(a, b backend.LintCodeReport) int {
-		if c := cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)); c != 0 {
+		if c := cmp.Compare(backend.LintRank(a.Severity), backend.LintRank(b.Severity)); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.Findings, a.Findings); c != 0 {
@@ -101,18 +101,6 @@ func (d *DB) LintReport(ctx context.Context, serverID int64) ([]backend.LintCode
 		return strings.Compare(a.Code, b.Code)
 	})
 	return out, nil
-}
-
-// severityRank orders severities, the worst first (as the report's SQL
-// ranks them).
-func severityRank(s lint.Severity) int {
-	switch s {
-	case lint.SevError:
-		return 0
-	case lint.SevWarning:
-		return 1
-	}
-	return 2
 }
 
 // findingsOf reads findingsColumn, giving each finding its rule's fix.
