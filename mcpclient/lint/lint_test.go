@@ -261,3 +261,20 @@ func TestREADMEListsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownVersionsAreNotRemembered: a version without a schema is
+// noted, and nothing of it stays in the spec cache.
+func TestUnknownVersionsAreNotRemembered(t *testing.T) {
+	for i := range 100 {
+		if specOf(fmt.Sprintf("1999-01-%02d", i)) != nil {
+			t.Fatal("a spec for a version without a schema")
+		}
+	}
+	specsMu.Lock()
+	defer specsMu.Unlock()
+	for v := range specs {
+		if !embeddedVersion(v) {
+			t.Errorf("the cache keeps version %q", v)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"strings"
 	"sync"
 
@@ -53,7 +54,12 @@ var (
 )
 
 // specOf returns the spec of version, nil when no schema file has it.
+// Only the embedded versions are remembered: a peer that names a new
+// version in every session costs nothing that stays.
 func specOf(version string) *spec {
+	if !embeddedVersion(version) {
+		return nil
+	}
 	specsMu.Lock()
 	defer specsMu.Unlock()
 	if s, ok := specs[version]; ok {
@@ -63,6 +69,19 @@ func specOf(version string) *spec {
 	specs[version] = s
 	return s
 }
+
+// embeddedVersions are the versions schemaFiles holds a schema of.
+var embeddedVersions = func() map[string]bool {
+	entries, _ := fs.ReadDir(schemaFiles, "schema")
+	out := map[string]bool{}
+	for _, e := range entries {
+		out[strings.TrimSuffix(e.Name(), ".json")] = true
+	}
+	return out
+}()
+
+// embeddedVersion reports whether schemaFiles holds version's schema.
+func embeddedVersion(version string) bool { return embeddedVersions[version] }
 
 func loadSpec(version string) *spec {
 	if strings.ContainsAny(version, "/.") {
