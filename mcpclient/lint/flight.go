@@ -1,8 +1,18 @@
 package lint
 
+import "strings"
+
 // answeredMemory bounds how many answered ids of each side a Linter
-// remembers to tell a second answer from an answer to an id never asked.
-const answeredMemory = 1024
+// remembers to tell a second answer from an answer to an id never asked;
+// maxInFlight how many requests of each side it follows at once.
+const (
+	answeredMemory = 1024
+	maxInFlight    = 4096
+)
+
+// What a Linter keeps of a frame beyond it is copied out of the body
+// (strings.Clone): the decoded tree shares the body's memory, and a kept
+// id or method must not keep a large body alive.
 
 // request is a request in flight.
 type request struct {
@@ -13,12 +23,15 @@ type request struct {
 }
 
 // inFlight is what one side asked: its requests in flight by id, and
-// the ids it got answers for lately, oldest first.
+// the ids it got answers for lately, oldest first. Past maxInFlight
+// requests never answered it stops following new ones (overflowed), and
+// an answer it cannot place is then no finding.
 type inFlight struct {
-	open     map[string]*request
-	tokens   map[string]string // progress token → id of the request that gave it
-	answered map[string]bool
-	order    []string
+	open       map[string]*request
+	tokens     map[string]string // progress token → id of the request that gave it
+	answered   map[string]bool
+	order      []string
+	overflowed bool
 }
 
 func newInFlight() *inFlight {
@@ -27,13 +40,17 @@ func newInFlight() *inFlight {
 
 // ask notes the request m; it reports false when its id is already in flight.
 func (f *inFlight) ask(m *msg, token string) bool {
-	id := m.key
-	if _, clash := f.open[id]; clash {
+	if _, clash := f.open[m.key]; clash {
 		return false
 	}
-	f.open[id] = &request{method: m.method, target: targetOf(m), token: token}
+	if len(f.open) >= maxInFlight {
+		f.overflowed = true
+		return true
+	}
+	id := strings.Clone(m.key)
+	f.open[id] = &request{method: strings.Clone(m.method), target: strings.Clone(targetOf(m)), token: strings.Clone(token)}
 	if token != "" {
-		f.tokens[token] = id
+		f.tokens[f.open[id].token] = id
 	}
 	return true
 }
@@ -50,6 +67,7 @@ func (f *inFlight) answer(key string) (r *request, ok, again bool) {
 	if r.token != "" {
 		delete(f.tokens, r.token)
 	}
+	key = strings.Clone(key)
 	f.answered[key] = true
 	f.order = append(f.order, key)
 	if len(f.order) > answeredMemory {
@@ -70,7 +88,7 @@ func (l *Linter) answer(m *msg, isResult bool, out *findings) {
 		out.add(ruleDuplicateResponse, m.ptr("id"), "The request with id "+m.key+" was already answered.")
 		return
 	case !ok:
-		if !l.opts.Excerpt {
+		if !l.opts.Excerpt && !l.flight[asker].overflowed {
 			out.add(ruleUnknownResponse, m.ptr("id"), "No request of the "+asker.String()+" in flight has the id "+m.key+".")
 		}
 		return

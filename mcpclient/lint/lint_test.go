@@ -278,3 +278,24 @@ func TestUnknownVersionsAreNotRemembered(t *testing.T) {
 		}
 	}
 }
+
+// TestInFlightIsBounded: past maxInFlight requests never answered, a
+// Linter follows no new ones, and an answer it cannot place is no finding.
+func TestInFlightIsBounded(t *testing.T) {
+	l := New(Options{})
+	for _, f := range handshake {
+		l.Lint(f)
+	}
+	for i := range maxInFlight + 10 {
+		l.Lint(out(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)))
+	}
+	if n := len(l.flight[client].open); n != maxInFlight {
+		t.Errorf("%d requests followed, want %d", n, maxInFlight)
+	}
+	if got := l.Lint(in(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, 100+maxInFlight+5))); len(got) > 0 {
+		t.Errorf("an answer to a request past the bound: %+v", got)
+	}
+	if got := l.Lint(in(`{"jsonrpc":"2.0","id":100,"result":{}}`)); len(got) > 0 {
+		t.Errorf("an answer to a followed request: %+v", got)
+	}
+}

@@ -185,13 +185,13 @@ func (l *Linter) learnFromRequest(m *msg) {
 	}
 	p := m.params()
 	if m.method == "initialize" {
-		l.offered = stringOf(p["protocolVersion"])
+		l.offered = strings.Clone(stringOf(p["protocolVersion"]))
 		l.caps[client] = objectOf(p["capabilities"])
 		return
 	}
 	meta := objectOf(p["_meta"])
 	if v, ok := meta[metaProtocolVersion].(string); ok && l.version == "" {
-		l.version = v
+		l.version = strings.Clone(v)
 	}
 	if c, ok := meta[metaClientCapabilities].(map[string]any); ok {
 		l.caps[client] = c
@@ -206,7 +206,7 @@ func (l *Linter) learnFromResult(m *msg, method string) {
 	}
 	r := objectOf(m.m["result"])
 	if v, ok := r["protocolVersion"].(string); ok && method == "initialize" {
-		l.version = v
+		l.version = strings.Clone(v)
 	}
 	if c, ok := r["capabilities"].(map[string]any); ok {
 		l.caps[server] = c

@@ -44,7 +44,7 @@ func (l *Linter) resultType(m *msg, method string, out *findings) {
 	}
 	keys := make([]string, 0, len(requests))
 	for k, req := range requests {
-		keys = append(keys, k)
+		keys = append(keys, strings.Clone(k))
 		if name, ok := objectOf(req)["method"].(string); ok {
 			l.deprecatedUse(name, m.ptr("result", "inputRequests", k, "method"), out)
 		}
@@ -53,7 +53,7 @@ func (l *Linter) resultType(m *msg, method string, out *findings) {
 	if len(l.inputRounds) >= maxInputRounds {
 		clear(l.inputRounds)
 	}
-	l.inputRounds[roundKey(method, m.target)] = inputRound{state: state, keys: keys}
+	l.inputRounds[roundKey(method, m.target)] = inputRound{state: strings.Clone(state), keys: keys}
 }
 
 // inputAnswer checks a client request that answers an input round of the
