@@ -244,3 +244,22 @@ type FindingCount struct {
 
 // Total is how many findings there are.
 func (c FindingCount) Total() int { return c.Errors + c.Warnings + c.Infos }
+
+// AddN counts n findings of severity sev.
+func (c *FindingCount) AddN(sev LintSeverity, n int) {
+	switch sev {
+	case LintError:
+		c.Errors += n
+	case LintWarning:
+		c.Warnings += n
+	default:
+		c.Infos += n
+	}
+}
+
+// Add counts findings.
+func (c *FindingCount) Add(findings ...LintFinding) {
+	for _, f := range findings {
+		c.AddN(f.Severity, 1)
+	}
+}

@@ -1,6 +1,8 @@
 package backend
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcp-playground/playground/mcpclient/lint"
@@ -56,4 +58,43 @@ type LintCodeReport struct {
 	Example          LintFinding
 	ExampleFrameID   int64
 	ExampleSessionID int64
+}
+
+// FrameFinding is a finding with the frame it belongs to, as the reports
+// of playground run, call and check list them.
+type FrameFinding struct {
+	LintFinding
+	FrameID   int64  `json:"frameId"`
+	Direction string `json:"direction,omitempty"`
+	// Method is the frame's JSON-RPC method, or for a response the
+	// method of the request it answers.
+	Method string `json:"method,omitempty"`
+}
+
+// FindingsOf lists the findings of frames, each with its frame.
+func FindingsOf(frames []Frame) []FrameFinding {
+	var out []FrameFinding
+	for _, f := range frames {
+		for _, l := range f.Findings {
+			out = append(out, FrameFinding{LintFinding: l, FrameID: f.ID, Direction: string(f.Direction), Method: f.Method})
+		}
+	}
+	return out
+}
+
+// Text is the finding as one line, led by its frame: "frame 12 (in
+// tools/list): error mcp.schema at /result/tools/0: MESSAGE" (a message's
+// line breaks as spaces).
+func (f FrameFinding) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "frame %d (%s", f.FrameID, f.Direction)
+	if f.Method != "" {
+		b.WriteString(" " + f.Method)
+	}
+	fmt.Fprintf(&b, "): %s %s", f.Severity, f.Code)
+	if f.Pointer != "" {
+		b.WriteString(" at " + f.Pointer)
+	}
+	b.WriteString(": " + strings.Join(strings.Fields(f.Message), " "))
+	return b.String()
 }

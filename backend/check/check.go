@@ -78,12 +78,7 @@ type FrameEvidence struct {
 }
 
 // Finding is a protocol-lint finding with the frame it belongs to.
-type Finding struct {
-	backend.LintFinding
-	FrameID   int64  `json:"frameId"`
-	Direction string `json:"direction"`
-	Method    string `json:"method,omitempty"`
-}
+type Finding = backend.FrameFinding
 
 // Report is what Run found.
 type Report struct {

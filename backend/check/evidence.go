@@ -109,17 +109,14 @@ func attachFrames(results []Result, frames []backend.Frame) {
 // server sent. The findings on the checks' own requests, several of which
 // break the protocol on purpose, are listed but do not count.
 func judgeLint(frames []backend.Frame) (Verdict, string, []Finding) {
-	var found []Finding
+	found := backend.FindingsOf(frames)
 	errors, ours := 0, 0
-	for _, f := range frames {
-		for _, l := range f.Findings {
-			found = append(found, Finding{LintFinding: l, FrameID: f.ID, Direction: string(f.Direction), Method: f.Method})
-			switch {
-			case f.Direction == mcpclient.Outbound:
-				ours++
-			case l.Severity == backend.LintError:
-				errors++
-			}
+	for _, f := range found {
+		switch {
+		case f.Direction == string(mcpclient.Outbound):
+			ours++
+		case f.Severity == backend.LintError:
+			errors++
 		}
 	}
 	note := ""
@@ -138,20 +135,4 @@ func judgeLint(frames []backend.Frame) (Verdict, string, []Finding) {
 		return Fail, fmt.Sprintf("%s on the server's frames (%s) in %s%s", count(errors, "error finding"), strings.Join(codes, ", "), count(len(frames), "frame"), note), found
 	}
 	return Pass, fmt.Sprintf("no error finding on the server's frames in %s%s", count(len(frames), "frame"), note), found
-}
-
-// Text is the finding as one line: "frame 12 (in tools/list): error
-// mcp.schema at /result/tools/0: MESSAGE".
-func (f Finding) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "frame %d (%s", f.FrameID, f.Direction)
-	if f.Method != "" {
-		b.WriteString(" " + f.Method)
-	}
-	fmt.Fprintf(&b, "): %s %s", f.Severity, f.Code)
-	if f.Pointer != "" {
-		b.WriteString(" at " + f.Pointer)
-	}
-	b.WriteString(": " + oneLine(f.Message, 300))
-	return b.String()
 }

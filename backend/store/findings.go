@@ -41,14 +41,7 @@ func (d *DB) CountFindings(ctx context.Context, sessionIDs ...int64) (map[int64]
 	}
 	for _, r := range rows {
 		c := out[r.SessionID]
-		switch lint.Severity(r.Severity) {
-		case lint.SevError:
-			c.Errors = r.N
-		case lint.SevWarning:
-			c.Warnings = r.N
-		case lint.SevInfo:
-			c.Infos = r.N
-		}
+		c.AddN(lint.Severity(r.Severity), r.N)
 		out[r.SessionID] = c
 	}
 	return out, nil

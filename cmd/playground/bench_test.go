@@ -283,7 +283,7 @@ func BenchmarkLint(b *testing.B) {
 		elapsed += time.Since(start)
 		stop()
 		f.Close()
-		if err != nil || tally.frames != frames || tally.sessions != 1 || tally.errors != 0 || tally.warnings != 0 {
+		if err != nil || tally.frames != frames || tally.sessions != 1 || tally.Errors != 0 || tally.Warnings != 0 {
 			b.Fatalf("lint of %d frames: %v, %s", frames, err, tally)
 		}
 		cmd := exec.Command(bin, "lint", path)

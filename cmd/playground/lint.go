@@ -90,22 +90,19 @@ func parseLintConfig(args []string, stderr io.Writer) (lintConfig, error) {
 // it belongs to, and the line of the file that holds that frame (lint
 // alone).
 type lintedFinding struct {
-	lint.Finding
-	Line      int    `json:"line,omitempty"`
-	SessionID int64  `json:"sessionId,omitempty"`
-	FrameID   int64  `json:"frameId"`
-	Direction string `json:"direction,omitempty"`
-	Method    string `json:"method,omitempty"`
+	backend.FrameFinding
+	Line      int   `json:"line,omitempty"`
+	SessionID int64 `json:"sessionId,omitempty"`
 }
 
-// text is the finding as one line of text, led by its frame (as run and
-// call print it).
+// text is the finding as one line of text, led by its frame, with its
+// fix (as run and call print it).
 func (f lintedFinding) text() string {
-	where := fmt.Sprintf("frame %d (%s", f.FrameID, f.Direction)
-	if f.Method != "" {
-		where += " " + f.Method
+	text := f.Text()
+	if f.Fix != "" {
+		text += " Fix: " + oneLine(f.Fix)
 	}
-	return findingText(where+")", f.Finding)
+	return text + "\n"
 }
 
 // lintErrors counts the findings of error severity.
@@ -123,40 +120,16 @@ func lintErrors(found []lintedFinding) int {
 // them, with one lint.Linter, and keeps the findings; frames are numbered
 // from 1 in the order they came. It is safe for concurrent use, as a Tap
 // must be. It serves `call`, whose connection carries a handful of
-// requests, so it keeps the method of each request it has not seen
-// answered, to name a response's.
+// requests.
 type tapLinter struct {
-	mu      sync.Mutex
-	linter  *lint.Linter
-	frames  int
-	found   []lintedFinding
-	pending map[string]string // direction of the request + its id → its method
+	mu     sync.Mutex
+	linter *lint.Linter
+	frames int
+	found  []lintedFinding
 }
 
 func newTapLinter() *tapLinter {
-	return &tapLinter{linter: lint.New(lint.Options{}), pending: map[string]string{}}
-}
-
-// methodOf is the method of the message f, or of the request it answers.
-func (t *tapLinter) methodOf(f mcpclient.Frame) string {
-	env, err := mcpclient.DecodeEnvelope(f.Body)
-	if err != nil || f.Kind != mcpclient.KindMessage {
-		return ""
-	}
-	if env.Method != nil {
-		if len(env.ID) > 0 {
-			t.pending[string(f.Direction)+string(env.ID)] = *env.Method
-		}
-		return *env.Method
-	}
-	asker := mcpclient.Outbound
-	if f.Direction == mcpclient.Outbound {
-		asker = mcpclient.Inbound
-	}
-	key := string(asker) + string(env.ID)
-	method := t.pending[key]
-	delete(t.pending, key)
-	return method
+	return &tapLinter{linter: lint.New(lint.Options{})}
 }
 
 // tap lints each frame, then hands it on to next (when not nil).
@@ -164,10 +137,10 @@ func (t *tapLinter) tap(next mcpclient.Tap) mcpclient.Tap {
 	return func(f mcpclient.Frame) {
 		t.mu.Lock()
 		t.frames++
-		method := t.methodOf(f)
 		if findings := t.linter.Lint(lint.FrameOf(f)); len(findings) > 0 {
+			method := strings.Clone(t.linter.Method())
 			for _, l := range findings {
-				t.found = append(t.found, lintedFinding{Finding: l, FrameID: int64(t.frames), Direction: string(f.Direction), Method: method})
+				t.found = append(t.found, lintedFinding{FrameFinding: backend.FrameFinding{LintFinding: l, FrameID: int64(t.frames), Direction: string(f.Direction), Method: method}})
 			}
 		}
 		t.mu.Unlock()
@@ -182,7 +155,7 @@ func (t *tapLinter) tap(next mcpclient.Tap) mcpclient.Tap {
 func (t *tapLinter) restart() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.linter, t.frames, t.found, t.pending = lint.New(lint.Options{}), 0, nil, map[string]string{}
+	t.linter, t.frames, t.found = lint.New(lint.Options{}), 0, nil
 }
 
 // result returns how many frames were linted and their findings.
@@ -206,30 +179,16 @@ func printLint(w io.Writer, frames int, found []lintedFinding) {
 	}
 }
 
-// lintTally counts what a lint found.
+// lintTally counts what a lint found, in how many frames and sessions.
 type lintTally struct {
-	frames, sessions        int
-	errors, warnings, infos int
-}
-
-// add counts the findings of one frame.
-func (t *lintTally) add(findings []lint.Finding) {
-	for _, f := range findings {
-		switch f.Severity {
-		case lint.SevError:
-			t.errors++
-		case lint.SevWarning:
-			t.warnings++
-		default:
-			t.infos++
-		}
-	}
+	backend.FindingCount
+	frames, sessions int
 }
 
 // String is the tally as the summary line says it.
 func (t lintTally) String() string {
 	return fmt.Sprintf("%s of %s: %s, %s, %s", plural(t.frames, "frame"), plural(t.sessions, "session"),
-		plural(t.errors, "error"), plural(t.warnings, "warning"), plural(t.infos, "info"))
+		plural(t.Errors, "error"), plural(t.Warnings, "warning"), plural(t.Infos, "info"))
 }
 
 // plural is n and noun, with an s when n is not 1 (info stays info).
@@ -271,8 +230,8 @@ func runLint(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	fmt.Fprintf(stderr, "lint: %s\n", tally)
-	if tally.errors > 0 {
-		return fmt.Errorf("lint: %s: %s", name, plural(tally.errors, "error finding"))
+	if tally.Errors > 0 {
+		return fmt.Errorf("lint: %s: %s", name, plural(tally.Errors, "error finding"))
 	}
 	return nil
 }
@@ -296,11 +255,12 @@ func lintExport(ctx context.Context, r io.Reader, name string, asJSON bool, w io
 		t.frames++
 		sessions[in.SessionID] = true
 		findings := linter.Lint(in)
-		t.add(findings)
+		t.Add(findings...)
 		for _, f := range findings {
 			var err error
 			if asJSON {
-				err = enc.Encode(lintedFinding{Finding: f, Line: in.Line, SessionID: in.SessionID, FrameID: in.ID, Direction: string(in.Direction), Method: in.Method})
+				err = enc.Encode(lintedFinding{FrameFinding: backend.FrameFinding{LintFinding: f, FrameID: in.ID, Direction: string(in.Direction), Method: in.Method},
+					Line: in.Line, SessionID: in.SessionID})
 			} else {
 				_, err = io.WriteString(w, findingText(fmt.Sprintf("%s:%d: session %d frame %d", name, in.Line, in.SessionID, in.ID), f))
 			}

@@ -144,7 +144,8 @@ func TestLintFiles(t *testing.T) {
 		if r.code != 1 || len(got) != 3 {
 			t.Fatalf("exit %d, %d findings:\n%s", r.code, len(got), r.stdout)
 		}
-		want := []lintedFinding{{Line: 1, SessionID: 1, FrameID: 1}, {Line: 2, SessionID: 1, FrameID: 2}, {Line: 4, SessionID: 1, FrameID: 3}}
+		want := []lintedFinding{{Line: 1, SessionID: 1}, {Line: 2, SessionID: 1}, {Line: 4, SessionID: 1}}
+		want[0].FrameID, want[1].FrameID, want[2].FrameID = 1, 2, 3
 		want[0].Code, want[0].Severity, want[0].Pointer = "jsonrpc.version", "error", "/jsonrpc"
 		want[1].Code, want[1].Severity, want[1].Pointer = "jsonrpc.response-shape", "error", ""
 		want[2].Code, want[2].Severity, want[2].Pointer = "jsonrpc.reserved-code", "warning", "/error/code"

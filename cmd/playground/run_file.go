@@ -106,10 +106,8 @@ func (rep *runReport) readLint(ctx context.Context, rec *backend.Recorder, frame
 		if err != nil || len(page) == 0 {
 			return err
 		}
-		for _, f := range page {
-			for _, l := range f.Findings {
-				rep.Lint = append(rep.Lint, lintedFinding{Finding: l, FrameID: f.ID, Direction: string(f.Direction), Method: f.Method})
-			}
+		for _, f := range backend.FindingsOf(page) {
+			rep.Lint = append(rep.Lint, lintedFinding{FrameFinding: f})
 		}
 		q.AfterID = page[len(page)-1].ID
 	}

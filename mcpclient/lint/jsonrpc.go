@@ -81,7 +81,14 @@ func (l *Linter) message(f Frame, out *findings) {
 		}
 		return
 	}
-	if m := l.one(body, sender, "", out); m != nil && f.HTTP {
+	m := l.one(body, sender, "", out)
+	if m == nil {
+		return
+	}
+	if l.method = m.method; m.method == "" {
+		l.method = m.answers
+	}
+	if f.HTTP {
 		l.headers(f, m, out)
 	}
 }

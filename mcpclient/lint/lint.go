@@ -119,6 +119,8 @@ type Linter struct {
 	lines splitLines
 	// tools holds the output schemas the server's tools declared.
 	tools toolSchemas
+	// method is Method's answer: of the frame judged last.
+	method string
 }
 
 // New returns a Linter for a session that starts with its next frame.
@@ -141,6 +143,7 @@ func (l *Linter) Version() string {
 // and get none.
 func (l *Linter) Lint(f Frame) []Finding {
 	var out findings
+	l.method = ""
 	switch f.Kind {
 	case mcpclient.KindParseError:
 		out.notJSON(f)
@@ -154,6 +157,11 @@ func (l *Linter) Lint(f Frame) []Finding {
 	}
 	return out.list
 }
+
+// Method is the JSON-RPC method of the frame Lint judged last: its own,
+// or for a response the method of the request it answers; "" for a batch
+// or a frame without one. It shares the frame's body (Frame.Body).
+func (l *Linter) Method() string { return l.method }
 
 // side is who sent a message: the client or the server.
 type side int

@@ -299,3 +299,25 @@ func TestInFlightIsBounded(t *testing.T) {
 		t.Errorf("an answer to a followed request: %+v", got)
 	}
 }
+
+// TestMethod names the method of the frame judged last, a response's by
+// its request.
+func TestMethod(t *testing.T) {
+	l := New(Options{})
+	for _, tc := range []struct {
+		f    Frame
+		want string
+	}{
+		{handshake[0], "initialize"},
+		{handshake[1], "initialize"},
+		{out(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`), "tools/list"},
+		{in(`{"jsonrpc":"2.0","id":9,"result":{"tools":[]}}`), "tools/list"},
+		{in(`{"jsonrpc":"2.0","id":77,"result":{}}`), ""},
+		{out(`[{"jsonrpc":"2.0","method":"notifications/initialized"}]`), ""},
+	} {
+		l.Lint(tc.f)
+		if got := l.Method(); got != tc.want {
+			t.Errorf("%s: Method() = %q, want %q", tc.f.Body, got, tc.want)
+		}
+	}
+}
