@@ -99,16 +99,14 @@ func findingCountSeverity(c backend.FindingCount) backend.LintSeverity {
 // 1 warning".
 func findingCountLabel(c backend.FindingCount) string {
 	var parts []string
-	for _, n := range []struct {
-		n    int
-		word string
-	}{{c.Errors, "error"}, {c.Warnings, "warning"}, {c.Infos, "info"}} {
-		switch {
-		case n.n == 1 || (n.n > 1 && n.word == "info"):
-			parts = append(parts, strconv.Itoa(n.n)+" "+n.word)
-		case n.n > 1:
-			parts = append(parts, strconv.Itoa(n.n)+" "+n.word+"s")
-		}
+	if c.Errors > 0 {
+		parts = append(parts, plural(c.Errors, "error"))
+	}
+	if c.Warnings > 0 {
+		parts = append(parts, plural(c.Warnings, "warning"))
+	}
+	if c.Infos > 0 {
+		parts = append(parts, itoa(int64(c.Infos))+" info") // info stays info
 	}
 	return "lint: " + strings.Join(parts, ", ")
 }
