@@ -139,8 +139,8 @@ func (l *Linter) Version() string {
 }
 
 // Lint judges f, the session's next frame, and returns its findings (nil
-// when it has none). Frames of kind log and transport carry no JSON-RPC
-// and get none.
+// when it has none; at most MaxFindings). Frames of kind log and
+// transport carry no JSON-RPC and get none.
 func (l *Linter) Lint(f Frame) []Finding {
 	var out findings
 	l.method = ""
@@ -191,8 +191,19 @@ func senderOf(d mcpclient.Direction) side {
 // findings collects the findings of one frame.
 type findings struct{ list []Finding }
 
+// MaxFindings bounds the findings of one frame (a batch of thousands of
+// broken messages): past it, the first ones found are kept.
+const MaxFindings = 100
+
 func (fs *findings) add(r Rule, pointer, message string) {
-	fs.list = append(fs.list, Finding{Code: r.Code, Severity: r.Severity, Pointer: pointer, Message: message, Spec: r.Spec, Fix: r.Fix})
+	fs.append(Finding{Code: r.Code, Severity: r.Severity, Pointer: pointer, Message: message, Spec: r.Spec, Fix: r.Fix})
+}
+
+// append adds f unless the frame has MaxFindings already.
+func (fs *findings) append(f Finding) {
+	if len(fs.list) < MaxFindings {
+		fs.list = append(fs.list, f)
+	}
 }
 
 // covers reports whether a finding already points at or inside pointer,

@@ -321,3 +321,13 @@ func TestMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingsOfAFrameAreBounded: a batch of many broken messages gets
+// MaxFindings findings, the first ones.
+func TestFindingsOfAFrameAreBounded(t *testing.T) {
+	l := New(Options{Version: "2025-03-26"})
+	got := l.Lint(out("[" + strings.Repeat(`{"jsonrpc":"1.0","method":"notifications/initialized"},`, 300) + `{"jsonrpc":"1.0","method":"notifications/initialized"}]`))
+	if len(got) != MaxFindings || got[0].Pointer != "/0/jsonrpc" {
+		t.Errorf("%d findings, the first at %q; want %d from /0/jsonrpc", len(got), got[0].Pointer, MaxFindings)
+	}
+}

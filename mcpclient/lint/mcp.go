@@ -150,7 +150,7 @@ func (l *Linter) schema(s *spec, def string, m *msg, member string, out *finding
 	f := Finding{Code: ruleSchema.Code, Severity: ruleSchema.Severity, Pointer: ptr,
 		Message: fmt.Sprintf("The %s does not match %s of version %s: %s.", describe(member, m), def, s.version, bad.message),
 		Spec:    "schema/" + s.version + "/schema.json#/" + s.defsKey + "/" + def, Fix: ruleSchema.Fix}
-	out.list = append(out.list, f)
+	out.append(f)
 }
 
 func describe(member string, m *msg) string {
