@@ -240,12 +240,15 @@ func TestLiveStalledViewerIsCutOff(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 
-	// Each frame is committed (and so published) on its own, until the hub
-	// drops the viewer that does not read. The panel shows a few KiB of a
-	// body, so a larger one would fill the socket no sooner, only slower.
+	// Each frame is committed (and so published) on its own, and the next
+	// waits until the reading viewer has it, until the hub drops the viewer
+	// that does not read. Paced so, the reader never falls behind however
+	// busy the machine, and only the stalled viewer can be dropped. The
+	// panel shows a few KiB of a body, so a larger one would fill the socket
+	// no sooner, only slower.
 	body := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 4<<10) + `"}}`)
 	var recorded int
-	for deadline := time.Now().Add(30 * time.Second); d.hub.Subscribers(sessID) == 2; recorded++ {
+	for deadline := time.Now().Add(60 * time.Second); d.hub.Subscribers(sessID) == 2; recorded++ {
 		if time.Now().After(deadline) {
 			t.Fatalf("the stalled viewer was not dropped after %d frames of %d KiB", recorded, len(body)>>10)
 		}
@@ -254,6 +257,14 @@ func TestLiveStalledViewerIsCutOff(t *testing.T) {
 		}
 		if err := d.rec.Flush(ctx); err != nil {
 			t.Fatal(err)
+		}
+		select {
+		case _, ok := <-received:
+			if !ok {
+				t.Fatalf("the reading viewer's stream ended after %d frames", recorded)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the reading viewer did not get frame %d", recorded+1)
 		}
 	}
 	dropped := time.Since(start)
@@ -279,17 +290,20 @@ func TestLiveStalledViewerIsCutOff(t *testing.T) {
 			break
 		}
 	}
-	// The reading viewer got every frame.
-	timeout := time.After(10 * time.Second)
-	for got := 0; got < recorded; got++ {
-		select {
-		case _, ok := <-received:
-			if !ok {
-				t.Fatalf("the reading viewer's stream ended after %d of %d frames", got, recorded)
-			}
-		case <-timeout:
-			t.Fatalf("the reading viewer got %d of %d frames", got, recorded)
+	// The reading viewer got every frame and is still fed.
+	if err := d.rec.Record(sessID, backend.WireFrame{Time: time.Now(), Direction: backend.Inbound, Kind: backend.KindMessage, Body: body}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.rec.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, ok := <-received:
+		if !ok {
+			t.Fatalf("the reading viewer's stream ended after the cut, after %d frames", recorded)
 		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the reading viewer got no frame after the cut")
 	}
 }
 
