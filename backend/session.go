@@ -38,6 +38,12 @@ type Session struct {
 	// is read-only, and nothing is ever sent on it.
 	ImportedFrom string
 	ImportedAt   time.Time
+	// Excerpt says, of an imported session, that its frames are not one
+	// session's whole traffic from its start (see
+	// ExportLinter.Merged): a linter of them, as of its export, leaves
+	// out the rules that need every frame. A recorded session is never
+	// an excerpt.
+	Excerpt bool
 }
 
 // Imported reports whether the session was imported from a file rather

@@ -37,6 +37,10 @@ type ImportedFrame struct {
 // and whether it is an excerpt). It is not safe for concurrent use.
 type ExportLinter struct {
 	linters map[int64]*lint.Linter
+	// merged is what Merged returns; mixed says that two of the file's
+	// sessions gave different versions.
+	merged lint.Options
+	mixed  bool
 }
 
 // NewExportLinter returns an ExportLinter that has seen no frame.
@@ -49,10 +53,36 @@ func NewExportLinter() *ExportLinter {
 func (el *ExportLinter) Lint(in ImportedFrame) []lint.Finding {
 	l := el.linters[in.SessionID]
 	if l == nil {
-		l = lint.New(lint.Options{Version: in.ProtocolVersion, Excerpt: in.Excerpt})
+		o := lint.Options{Version: in.ProtocolVersion, Excerpt: in.Excerpt}
+		l = lint.New(o)
 		el.linters[in.SessionID] = l
+		el.merge(o)
 	}
 	return l.Lint(LintFrameOf(in.Frame))
+}
+
+// Merged returns what one session holding every frame linted so far is
+// to be linted by, as an import stores it (Session.ProtocolVersion and
+// Session.Excerpt): the protocol version that the file's sessions give
+// (each by its first frame, as Lint takes it), "" when none gives one or
+// two give different ones; and that it is an excerpt when the first frame
+// of one of its sessions says so or the frames are of several sessions,
+// since several sessions' traffic is not one session's from its start.
+func (el *ExportLinter) Merged() (protocolVersion string, excerpt bool) {
+	return el.merged.Version, el.merged.Excerpt
+}
+
+// merge notes o, the options of a session of the file seen for the first
+// time, in what Merged returns.
+func (el *ExportLinter) merge(o lint.Options) {
+	el.merged.Excerpt = el.merged.Excerpt || o.Excerpt || len(el.linters) > 1
+	switch {
+	case el.mixed || o.Version == "":
+	case el.merged.Version == "":
+		el.merged.Version = o.Version
+	case el.merged.Version != o.Version:
+		el.merged.Version, el.mixed = "", true
+	}
 }
 
 // LintFrameOf is what a linter judges of f: its direction, kind, body
@@ -68,15 +98,24 @@ type ImportWriter interface {
 	InsertFrames(ctx context.Context, frames []Frame, exchanges []Exchange) error
 }
 
+// ImportedSession is what the frames of an export file say of the
+// session they are imported into.
+type ImportedSession struct {
+	ServerName      string
+	ProtocolVersion string
+	Excerpt         bool
+}
+
 // SessionImportStore stores imported sessions.
 type SessionImportStore interface {
 	// ImportSession stores a new session in one transaction: it inserts s
 	// (ServerID, Status and times as given), calls fill with the new
 	// session's id and a writer of its frames, then sets the session's
-	// server name to what fill returns and its start and end times to those
-	// of its first and last frames, and commits. When fill or a write
-	// fails, nothing is stored and its error is returned.
-	ImportSession(ctx context.Context, s Session, fill func(sessionID int64, w ImportWriter) (serverName string, err error)) (int64, error)
+	// server name, protocol version and excerpt mark to those fill returns
+	// and its start and end times to those of its first and last frames,
+	// and commits. When fill or a write fails, nothing is stored and its
+	// error is returned.
+	ImportSession(ctx context.Context, s Session, fill func(sessionID int64, w ImportWriter) (ImportedSession, error)) (int64, error)
 }
 
 // FrameIDReserver hands out frame ids that recording never takes;
@@ -133,10 +172,13 @@ const importedFrom = "imported"
 // Each frame is linted as it is stored (ExportLinter: one linter per
 // session of the file, by the file's protocol version and excerpt mark),
 // so that it keeps its findings as a recorded frame does; findings the
-// file gives are not taken.
+// file gives are not taken. The session keeps the version and excerpt
+// mark that ExportLinter.Merged gives for the whole file, so that its
+// frames are judged by them again wherever they are linted later (its
+// export carries them).
 func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time, frames iter.Seq2[ImportedFrame, error]) (int64, error) {
 	s := Session{ServerName: ImportedServerName, Status: SessionClosed, CloseReason: importedFrom, StartedAt: at, ImportedFrom: file, ImportedAt: at}
-	return im.store.ImportSession(ctx, s, func(sessionID int64, w ImportWriter) (string, error) {
+	return im.store.ImportSession(ctx, s, func(sessionID int64, w ImportWriter) (ImportedSession, error) {
 		p := importPairs{sessionID: sessionID, seen: map[fileFrameID]int64{}, open: map[fileFrameID]Frame{}}
 		linter := NewExportLinter()
 		var batch []Frame
@@ -145,14 +187,14 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 		n := 0
 		for in, err := range frames {
 			if err != nil {
-				return "", err
+				return ImportedSession{}, err
 			}
 			if err := in.Check(); err != nil {
-				return "", err
+				return ImportedSession{}, err
 			}
 			key := fileFrameID{in.SessionID, in.ID}
 			if _, ok := p.seen[key]; ok {
-				return "", Errorf(EInvalid, "Line %d repeats frame %d of session %d.", in.Line, in.ID, in.SessionID)
+				return ImportedSession{}, Errorf(EInvalid, "Line %d repeats frame %d of session %d.", in.Line, in.ID, in.SessionID)
 			}
 			f := in.Frame
 			f.ID, f.SessionID, f.PairID, f.LatencyNS, f.BodySize = im.ids.ReserveFrameIDs(1), sessionID, 0, 0, 0
@@ -171,18 +213,19 @@ func (im *SessionImporter) Import(ctx context.Context, file string, at time.Time
 			n++
 			if len(batch) == importBatch {
 				if err := w.InsertFrames(ctx, batch, exchanges); err != nil {
-					return "", err
+					return ImportedSession{}, err
 				}
 				batch, exchanges = batch[:0], exchanges[:0]
 			}
 		}
 		if n == 0 {
-			return "", Errorf(EInvalid, "The file holds no frames.")
+			return ImportedSession{}, Errorf(EInvalid, "The file holds no frames.")
 		}
 		if err := w.InsertFrames(ctx, batch, exchanges); err != nil {
-			return "", err
+			return ImportedSession{}, err
 		}
-		return importedServerName(names), nil
+		version, excerpt := linter.Merged()
+		return ImportedSession{ServerName: importedServerName(names), ProtocolVersion: version, Excerpt: excerpt}, nil
 	})
 }
 

@@ -263,3 +263,101 @@ func TestSessionImportClashMarks(t *testing.T) {
 		}
 	}
 }
+
+// versioned is f as a file gives it with the protocol version version and
+// the excerpt mark excerpt.
+func versioned(f backend.ImportedFrame, version string, excerpt bool) backend.ImportedFrame {
+	f.ProtocolVersion, f.Excerpt = version, excerpt
+	return f
+}
+
+// TestSessionImportKeepsVersionAndExcerpt imports files of one session and
+// of several: the session keeps the protocol version its frames give
+// (none when its sessions give different ones) and is an excerpt when the
+// file says so of a session or holds several, as ExportLinter.Merged
+// says; the session's reads (one, a list, a history entry) give both.
+func TestSessionImportKeepsVersionAndExcerpt(t *testing.T) {
+	db := mustStore(t)
+	ctx := context.Background()
+	ids := &counterIDs{}
+	im := backend.NewSessionImporter(db, ids)
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	req := func(session, id int64) backend.ImportedFrame {
+		return importedFrame(session, id, id+1, at, mcpclient.Outbound, backend.RPCRequest, "ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "kept")
+	}
+	resp := func(session, id int64) backend.ImportedFrame {
+		return importedFrame(session, id, id-1, at.Add(time.Millisecond), mcpclient.Inbound, backend.RPCResult, "ping", `{"jsonrpc":"2.0","id":1,"result":{}}`, "kept")
+	}
+	for _, tt := range []struct {
+		name    string
+		file    []backend.ImportedFrame
+		version string
+		excerpt bool
+		// exchanges is how many exchanges of the session history finds.
+		exchanges int
+	}{
+		{"a whole session", []backend.ImportedFrame{versioned(req(1, 1), "2025-06-18", false), versioned(resp(1, 2), "2025-06-18", false)}, "2025-06-18", false, 1},
+		{"an excerpt", []backend.ImportedFrame{versioned(resp(1, 2), "2025-11-25", true)}, "2025-11-25", true, 0},
+		{"a session without a version", []backend.ImportedFrame{req(1, 1), resp(1, 2)}, "", false, 1},
+		{"a session's first frame gives its version and mark", []backend.ImportedFrame{versioned(req(1, 1), "2025-06-18", true), versioned(resp(1, 2), "2025-03-26", false)},
+			"2025-06-18", true, 1},
+		{"two sessions of one version", []backend.ImportedFrame{versioned(req(1, 1), "2025-06-18", false), versioned(req(2, 1), "2025-06-18", false)}, "2025-06-18", true, 0},
+		{"two sessions of different versions", []backend.ImportedFrame{versioned(req(1, 1), "2025-06-18", false), versioned(req(2, 1), "2025-11-25", false),
+			versioned(resp(2, 2), "2025-11-25", false), versioned(req(3, 1), "2025-06-18", false)}, "", true, 1},
+		{"a versioned session and one without", []backend.ImportedFrame{req(1, 1), versioned(req(2, 1), "2025-03-26", false)}, "2025-03-26", true, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			el := backend.NewExportLinter()
+			for _, f := range tt.file {
+				el.Lint(f)
+			}
+			if v, e := el.Merged(); v != tt.version || e != tt.excerpt {
+				t.Errorf("ExportLinter.Merged() = %q, %t; want %q, %t", v, e, tt.version, tt.excerpt)
+			}
+			id, err := im.Import(ctx, "versioned.ndjson", at, fileFrames(tt.file, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := db.GetSession(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ProtocolVersion != tt.version || s.Excerpt != tt.excerpt {
+				t.Errorf("GetSession: protocol version %q, excerpt %t; want %q, %t", s.ProtocolVersion, s.Excerpt, tt.version, tt.excerpt)
+			}
+			listed, err := db.ListSessions(ctx, 0, id+1, 1)
+			if err != nil || len(listed) != 1 || listed[0].ProtocolVersion != tt.version || listed[0].Excerpt != tt.excerpt {
+				t.Errorf("ListSessions: %+v (%v)", listed, err)
+			}
+			found, err := db.SearchHistory(ctx, backend.HistoryQuery{Server: "kept"}, 0, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, e := range found {
+				if e.Session.ID != id {
+					continue
+				}
+				n++
+				if e.Session.ProtocolVersion != tt.version || e.Session.Excerpt != tt.excerpt {
+					t.Errorf("SearchHistory: the session is %+v", e.Session)
+				}
+			}
+			if n != tt.exchanges {
+				t.Errorf("SearchHistory: %d exchanges of the session, want %d", n, tt.exchanges)
+			}
+		})
+	}
+	t.Run("a recorded session", func(t *testing.T) {
+		id, err := db.CreateSession(ctx, backend.Session{ServerName: "rec", Transport: backend.TransportStdio, Status: backend.SessionOpen, StartedAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkSessionOpen(ctx, backend.Session{ID: id, Era: backend.EraLegacy, ProtocolVersion: "2025-06-18"}); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := db.GetSession(ctx, id); err != nil || s.ProtocolVersion != "2025-06-18" || s.Excerpt {
+			t.Errorf("GetSession: %+v (%v), want version 2025-06-18 and no excerpt", s, err)
+		}
+	})
+}

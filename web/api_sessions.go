@@ -27,12 +27,16 @@ type apiSession struct {
 	EndedAt         *time.Time `json:"endedAt,omitempty"`
 	// ImportedFrom is the file an imported, read-only session came from.
 	ImportedFrom string `json:"importedFrom,omitempty"`
+	// Excerpt says that an imported session's frames are not one
+	// session's whole traffic from its start (backend.Session.Excerpt):
+	// a linter of them leaves out the rules that need every frame.
+	Excerpt bool `json:"excerpt,omitempty"`
 }
 
 func apiSessionOf(s backend.Session) *apiSession {
 	out := &apiSession{ID: s.ID, ServerID: s.ServerID, ServerName: s.ServerName, Status: string(s.Status), CloseReason: s.CloseReason,
 		Era: string(s.Era), ProtocolVersion: s.ProtocolVersion, PeerName: s.PeerName, PeerVersion: s.PeerVersion, StartedAt: s.StartedAt,
-		ImportedFrom: s.ImportedFrom}
+		ImportedFrom: s.ImportedFrom, Excerpt: s.Excerpt}
 	if !s.EndedAt.IsZero() {
 		out.EndedAt = &s.EndedAt
 	}

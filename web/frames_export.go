@@ -9,10 +9,11 @@ import (
 // exportFrames sends the session's frames that match the traffic filter
 // (see frameFilterOf) as NDJSON: one frame a line, whole, in the shape of
 // GET /api/v1/sessions/{id}/frames with the session's id, server name
-// and protocol version, each line marked as an excerpt when a filter is
-// set (exportLine), which POST /sessions/import and `playground lint` read
-// back (ReadExport). It reads and writes a page at a time,
-// so a session of any size streams in bounded memory. A failure after the
+// and protocol version (exportLine), each line marked as an excerpt when
+// a filter is set or the session is an excerpt itself
+// (backend.Session.Excerpt), which POST /sessions/import and `playground
+// lint` read back (ReadExport). It reads and writes a page at a time, so
+// a session of any size streams in bounded memory. A failure after the
 // first line ends the download early and is logged.
 func (s *Server) exportFrames(c echo.Context) error {
 	id, err := idParam(c)
@@ -33,11 +34,12 @@ func (s *Server) exportFrames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	excerpt := sess.Excerpt || !filter.IsZero()
 	startExport(c, "session-"+itoa(id)+".ndjson")
 	enc := newExportEncoder(c.Response())
 	for len(frames) > 0 {
 		for _, f := range frames {
-			if err := enc.Encode(exportLineOf(f, sess, !filter.IsZero())); err != nil {
+			if err := enc.Encode(exportLineOf(f, sess, excerpt)); err != nil {
 				return nil // the client went away
 			}
 		}

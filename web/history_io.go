@@ -27,8 +27,9 @@ import (
 // the session it belongs to, that session's server name and negotiated
 // protocol version, so that an import can tell where it was recorded and
 // a linter which version to judge it by, and whether the file is an
-// excerpt of the session (a filtered session export or a history export)
-// rather than every frame of it from its start. A body that is JSON but
+// excerpt of the session (a filtered session export, a history export, or
+// an export of a session that is an excerpt itself) rather than every
+// frame of it from its start. A body that is JSON but
 // not compact JSON is given as bodyText, so that it keeps its bytes.
 type exportLine struct {
 	apiFrame

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcp-playground/playground/backend"
+	"github.com/mcp-playground/playground/web"
 )
 
 // lintedLine is an export line with the fields a linter reads.
@@ -162,4 +165,104 @@ func TestImportLintsFrames(t *testing.T) {
 			t.Errorf("the API does not show the imported finding:\n%s", page.Body)
 		}
 	})
+}
+
+// TestImportedSessionKeepsVersionAndExcerpt imports an excerpt, which
+// holds an answer to a request it does not hold, and a whole session: the
+// imported session keeps the file's protocol version and excerpt mark, its
+// page and the API show them, its export gives them again, and a linter
+// of that export (as `playground lint` and an import run it) finds on
+// each frame what the import found, so no answer of the excerpt is an
+// answer to an id never asked; imported again, the export makes a session
+// with the same version and mark.
+func TestImportedSessionKeepsVersionAndExcerpt(t *testing.T) {
+	d := MustDashboard(t)
+	line := func(id, pair int64, dir, rpcType, body, extra string) string {
+		pairs := ""
+		if pair != 0 {
+			pairs = fmt.Sprintf(`,"pairId":%d`, pair)
+		}
+		return fmt.Sprintf(`{"id":%d,"time":"2026-12-03T09:00:0%dZ","direction":%q,"kind":"message","rpcType":%q,"body":%s,"sessionId":4,"serverName":"kept"%s,"protocolVersion":"2025-06-18"%s}`,
+			id, id, dir, rpcType, body, pairs, extra) + "\n"
+	}
+	for _, tt := range []struct {
+		name    string
+		file    string
+		excerpt bool
+	}{
+		{"an excerpt", line(1, 0, "in", "result", `{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}`, `,"excerpt":true`) +
+			line(2, 3, "out", "request", `{"jsonrpc":"2.0","id":8,"method":"ping"}`, `,"excerpt":true`) +
+			line(3, 2, "in", "result", `{"jsonrpc":"2.0","id":8,"result":{}}`, `,"excerpt":true`), true},
+		{"a whole session", line(1, 2, "out", "request", `{"jsonrpc":"2.0","id":8,"method":"ping"}`, "") +
+			line(2, 1, "in", "result", `{"jsonrpc":"2.0","id":8,"result":{}}`, ""), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			id := d.mustImport(t, "kept.ndjson", []byte(tt.file))
+			imported := d.allFrames(t, id)
+			for i, f := range imported {
+				if slices.Contains(codesOf(f), "jsonrpc.unknown-response") && tt.excerpt {
+					t.Errorf("imported frame %d (%s) has %q: an excerpt's answer to a request it does not hold", i, f.Body, codesOf(f))
+				}
+			}
+
+			page := d.get(t, fmt.Sprintf("/sessions/%d", id))
+			if !strings.Contains(page.Body, `protocol <span class="mono">2025-06-18</span>`) {
+				t.Errorf("the session page shows no protocol version 2025-06-18:\n%s", sessionMeta(page.Body))
+			}
+			if got := strings.Contains(page.Body, `data-testid="imported-excerpt"`); got != tt.excerpt {
+				t.Errorf("the session page says excerpt: %t, want %t:\n%s", got, tt.excerpt, sessionMeta(page.Body))
+			}
+			var api struct {
+				ProtocolVersion string `json:"protocolVersion"`
+				Excerpt         bool   `json:"excerpt"`
+			}
+			d.api(t, http.MethodGet, fmt.Sprintf("/api/v1/sessions/%d", id), nil, &api)
+			if api.ProtocolVersion != "2025-06-18" || api.Excerpt != tt.excerpt {
+				t.Errorf("the API gives protocolVersion %q, excerpt %t; want 2025-06-18, %t", api.ProtocolVersion, api.Excerpt, tt.excerpt)
+			}
+
+			export, _ := d.mustExport(t, fmt.Sprintf("/sessions/%d/export", id))
+			linter := backend.NewExportLinter()
+			n := 0
+			for in, err := range web.ReadExport(bytes.NewReader(export)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if in.ProtocolVersion != "2025-06-18" || in.Excerpt != tt.excerpt {
+					t.Errorf("export line %d: protocolVersion %q, excerpt %t; want 2025-06-18, %t", in.Line, in.ProtocolVersion, in.Excerpt, tt.excerpt)
+				}
+				got := codesOf(backend.Frame{Findings: linter.Lint(in)})
+				if n < len(imported) && !slices.Equal(got, codesOf(imported[n])) {
+					t.Errorf("export line %d (%s): linted again with %q, imported with %q", in.Line, in.Body, got, codesOf(imported[n]))
+				}
+				n++
+			}
+			if n != len(imported) {
+				t.Fatalf("the export has %d frames, want %d:\n%s", n, len(imported), export)
+			}
+
+			again := d.mustImport(t, "kept-again.ndjson", export)
+			s, err := d.db.GetSession(context.Background(), again)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ProtocolVersion != "2025-06-18" || s.Excerpt != tt.excerpt {
+				t.Errorf("imported again: protocol version %q, excerpt %t; want 2025-06-18, %t", s.ProtocolVersion, s.Excerpt, tt.excerpt)
+			}
+			for i, f := range d.allFrames(t, again) {
+				if !slices.Equal(codesOf(f), codesOf(imported[i])) {
+					t.Errorf("frame %d imported again with %q, first with %q", i, codesOf(f), codesOf(imported[i]))
+				}
+			}
+		})
+	}
+}
+
+// sessionMeta is the session page's meta card, for a failure message.
+func sessionMeta(body string) string {
+	i := strings.Index(body, `data-testid="session-meta"`)
+	if i < 0 {
+		return body
+	}
+	return body[i:min(len(body), i+1500)]
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // ImportSession implements backend.SessionImportStore.
-func (d *DB) ImportSession(ctx context.Context, s backend.Session, fill func(sessionID int64, w backend.ImportWriter) (string, error)) (int64, error) {
+func (d *DB) ImportSession(ctx context.Context, s backend.Session, fill func(sessionID int64, w backend.ImportWriter) (backend.ImportedSession, error)) (int64, error) {
 	tx, err := d.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("store: import session: %w", err)
@@ -28,14 +28,14 @@ func (d *DB) ImportSession(ctx context.Context, s backend.Session, fill func(ses
 	if err != nil {
 		return 0, fmt.Errorf("store: import session: %w", err)
 	}
-	name, err := fill(id, importWriter{d: d, tx: tx})
+	got, err := fill(id, importWriter{d: d, tx: tx})
 	if err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET server_name = ?1,
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET server_name = ?1, protocol_version = ?3, excerpt = ?4,
 		started_at = coalesce((SELECT MIN(time) FROM frames WHERE session_id = ?2), started_at),
 		ended_at = coalesce((SELECT MAX(time) FROM frames WHERE session_id = ?2), ended_at)
-	WHERE id = ?2`, name, id); err != nil {
+	WHERE id = ?2`, got.ServerName, id, got.ProtocolVersion, got.Excerpt); err != nil {
 		return 0, fmt.Errorf("store: import session %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -26,6 +26,7 @@ type sessionRow struct {
 	EndedAt         sql.NullInt64 `db:"ended_at"`
 	ImportedFrom    string        `db:"imported_from"`
 	ImportedAt      sql.NullInt64 `db:"imported_at"`
+	Excerpt         bool          `db:"excerpt"`
 }
 
 func (r sessionRow) session() backend.Session {
@@ -33,6 +34,7 @@ func (r sessionRow) session() backend.Session {
 		ID: r.ID, ServerID: r.ServerID.Int64, ServerName: r.ServerName, Transport: backend.Transport(r.Transport),
 		Status: backend.SessionStatus(r.Status), CloseReason: r.CloseReason, Era: backend.Era(r.Era), ProtocolVersion: r.ProtocolVersion,
 		PeerName: r.PeerName, PeerVersion: r.PeerVersion, StartedAt: fromUnixNano(r.StartedAt), ImportedFrom: r.ImportedFrom,
+		Excerpt: r.Excerpt,
 	}
 	if r.EndedAt.Valid {
 		s.EndedAt = fromUnixNano(r.EndedAt.Int64)
