@@ -232,60 +232,169 @@ func TestConformanceScenarioAlone(t *testing.T) {
 }
 
 // lintAgreesWithWireSchema holds the protocol lint of the client's own
-// messages to the suite's wire-schema-valid check on them, which
-// validates every message the implementation sent against the version's
-// schema: where the check passes the lint finds no error in what the
-// client sent, where it fails the lint finds one. A scenario whose run
-// has no such check (it validated nothing) is not compared.
-func lintAgreesWithWireSchema(t *testing.T, results, lintOut string) {
+// messages (lintOut: findings one JSON object a line, as `playground lint
+// --json` and `conformance-client --lint-out` write them) to the suite's
+// wire-schema-valid check on them, which validates every message the
+// implementation sent against the version's schema: where the check
+// passes the lint finds no error in what the client sent; where it fails
+// the lint finds each violation, a request or notification by its method
+// with the pointer the suite names (a violation of a message with no
+// method, by an error on some sent frame). It returns the check's status,
+// "" when the run has none; a run without the check, or with it
+// SKIPPED, validated nothing and is not compared.
+func lintAgreesWithWireSchema(t *testing.T, results, lintOut string) string {
+	t.Helper()
+	check := wireSchemaCheck(t, results)
+	if check.Status == "" || check.Status == "SKIPPED" {
+		return check.Status
+	}
+	raw, err := os.ReadFile(lintOut)
+	if err != nil {
+		t.Fatalf("the client wrote no lint findings: %v", err)
+	}
+	var sent []lintedFinding
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if line == "" {
+			continue
+		}
+		var f lintedFinding
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("lint finding %q: %v", line, err)
+		}
+		if f.Direction == "out" && f.Severity == "error" {
+			sent = append(sent, f)
+		}
+	}
+	texts := make([]string, len(sent))
+	for i, f := range sent {
+		texts[i] = fmt.Sprintf("%s %s at %q: %s", f.Method, f.Code, f.Pointer, f.Message)
+	}
+	if check.Status == "SUCCESS" {
+		if len(sent) > 0 {
+			t.Errorf("wire-schema-valid passed, but the lint finds errors in what the client sent:\n%s", strings.Join(texts, "\n"))
+		}
+		return check.Status
+	}
+	if len(sent) == 0 {
+		t.Errorf("wire-schema-valid failed, but the lint finds no error in what the client sent:\n%+v", check.Details.Violations)
+	}
+	for _, v := range check.Details.Violations {
+		if v.Origin != "implementation" {
+			continue
+		}
+		found := slices.ContainsFunc(sent, func(f lintedFinding) bool {
+			return v.Message.Method == "" || f.Method == v.Message.Method && slices.Contains(v.pointers(), f.Pointer)
+		})
+		if !found {
+			t.Errorf("wire-schema-valid finds %q in the client's %s, the lint does not; it finds:\n%s", v.Errors, v.Message.Method, strings.Join(texts, "\n"))
+		}
+	}
+	return check.Status
+}
+
+// wireSchemaResult is the suite's wire-schema-valid check as its
+// checks.json gives it.
+type wireSchemaResult struct {
+	Status  string `json:"status"`
+	Details struct {
+		Violations []wireSchemaViolation `json:"violations"`
+	} `json:"details"`
+}
+
+// wireSchemaViolation is one message the suite found off the schema;
+// each of its errors reads "DEFINITION/INSTANCE/PATH: what is wrong".
+type wireSchemaViolation struct {
+	Origin  string   `json:"origin"`
+	Errors  []string `json:"errors"`
+	Message struct {
+		Method string `json:"method"`
+	} `json:"message"`
+}
+
+// pointers are the JSON pointers into the message that v's errors name.
+func (v wireSchemaViolation) pointers() []string {
+	var out []string
+	for _, e := range v.Errors {
+		where, _, _ := strings.Cut(e, ": ")
+		if _, path, ok := strings.Cut(where, "/"); ok {
+			out = append(out, "/"+path)
+		} else {
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+// wireSchemaCheck reads the wire-schema-valid check from the checks.json
+// files under results; its status is "" when there is none.
+func wireSchemaCheck(t *testing.T, results string) wireSchemaResult {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(results, "*", "checks.json"))
-	status := ""
+	var check wireSchemaResult
 	for _, file := range files {
 		raw, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var checks []struct {
-			ID     string `json:"id"`
-			Status string `json:"status"`
+			ID string `json:"id"`
+			wireSchemaResult
 		}
 		if err := json.Unmarshal(raw, &checks); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		for _, c := range checks {
 			if c.ID == "wire-schema-valid" {
-				status = c.Status
+				check = c.wireSchemaResult
 			}
 		}
 	}
-	if status == "" || status == "SKIPPED" {
-		return
-	}
-	raw, err := os.ReadFile(lintOut)
+	return check
+}
+
+// TestConformanceWireSchemaFailureIsFound runs the suite's tools_call
+// client scenario with a client that breaks the schema on purpose
+// (testdata/schema-breaking-client.mjs: an initialize without clientInfo's
+// version, a tools/list with a number as cursor), so that the suite's
+// wire-schema-valid check fails, and requires `playground lint` on that
+// client's traffic to find every violation the check names, by method and
+// pointer.
+func TestConformanceWireSchemaFailureIsFound(t *testing.T) {
+	node, cli := conformancePeers(t)
+	bin := e2eBuildPlayground(t)
+	client, err := filepath.Abs("testdata/schema-breaking-client.mjs")
 	if err != nil {
-		t.Fatalf("the client wrote no lint findings: %v", err)
+		t.Fatal(err)
 	}
-	var sent []string
-	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if line == "" {
-			continue
-		}
-		var f struct {
-			Code, Severity, Pointer, Message, Direction, Method string
-		}
-		if err := json.Unmarshal([]byte(line), &f); err != nil {
-			t.Fatalf("lint finding %q: %v", line, err)
-		}
-		if f.Direction == "out" && f.Severity == "error" {
-			sent = append(sent, fmt.Sprintf("%s %s at %q: %s", f.Method, f.Code, f.Pointer, f.Message))
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), conformanceRunTimeout)
+	defer cancel()
+	dir := t.TempDir()
+	export, lintOut, results := filepath.Join(dir, "export.ndjson"), filepath.Join(dir, "lint.jsonl"), filepath.Join(dir, "results")
+	cmd := conformanceCommand(ctx, node, cli, "client", "--command", node+" "+client, "--scenario", "tools_call",
+		"--spec-version", "2025-11-25", "--output-dir", results)
+	cmd.Env = append(cmd.Environ(), "SCHEMA_BREAKING_CLIENT_EXPORT="+export)
+	out, _ := cmd.CombinedOutput() // the scenario fails: the client breaks it
+	if _, err := os.Stat(export); err != nil {
+		t.Fatalf("the schema-breaking client wrote no traffic (%v):\n%s", err, out)
 	}
-	switch {
-	case status == "SUCCESS" && len(sent) > 0:
-		t.Errorf("wire-schema-valid passed, but the lint finds errors in what the client sent:\n%s", strings.Join(sent, "\n"))
-	case status == "FAILURE" && len(sent) == 0:
-		t.Errorf("wire-schema-valid failed, but the lint finds no error in what the client sent")
+	lint := exec.CommandContext(ctx, bin, "lint", "--json", export)
+	var stderr strings.Builder
+	lint.Stderr = &stderr
+	found, err := lint.Output()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	if code := lint.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("playground lint exited %d, want 1 for error findings: %s", code, stderr.String())
+	}
+	if err := os.WriteFile(lintOut, found, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if status := lintAgreesWithWireSchema(t, results, lintOut); status != "FAILURE" {
+		t.Fatalf("wire-schema-valid is %q, want FAILURE: the client did not break the schema as it should:\n%s", status, out)
+	}
+	if got := len(wireSchemaCheck(t, results).Details.Violations); got != 2 {
+		t.Errorf("wire-schema-valid names %d violations, want the client's 2:\n%s", got, out)
 	}
 }
 
