@@ -4,7 +4,7 @@
 // ping, the lists and their pagination, the errors a server owes for an
 // unknown method, bad params, an unknown tool or resource, completion,
 // logging, and over Streamable HTTP its DNS-rebinding protection, header
-// validation and session lifecycle; then the protocol linter's verdict on
+// validation, SSE polling and resumption, and session lifecycle; then the protocol linter's verdict on
 // all the traffic. Each check gives a verdict (pass, fail, or skip with
 // the reason) and its evidence: the exchanges it made, by the recorder's
 // frame ids, and a one-line reason.
@@ -133,7 +133,7 @@ func Run(ctx context.Context, conn Conn, o Options) (Report, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = defaultTimeout
 	}
-	r := newRunner(conn.Client, o.Timeout)
+	r := newRunner(conn.Client, conn.Frames, o.Timeout)
 	rep := Report{ProtocolVersion: conn.Client.ProtocolVersion(), Era: string(conn.Client.Era())}
 	for _, c := range checks {
 		start := time.Now()

@@ -110,7 +110,9 @@ func TestRunSDKServerOverHTTP(t *testing.T) {
 	t.Cleanup(ts.Close)
 	rep, by := mustCheck(t, backend.Server{Name: "sdk", Transport: backend.TransportHTTP, URL: ts.URL})
 	wantVerdicts(t, by, map[string][2]string{
-		"unknown-method": {"fail", "HTTP 400"},
+		"unknown-method":    {"fail", "HTTP 400"},
+		"header-validation": {"skip", "this session is of the legacy era"},
+		"sse-polling":       {"pass", "the response came on the stream, which the server did not close early"},
 	})
 	if rep.Era != "legacy" || rep.ProtocolVersion == "" {
 		t.Errorf("report era %q, version %q", rep.Era, rep.ProtocolVersion)
@@ -159,6 +161,8 @@ func TestRunSDKServerOverStdio(t *testing.T) {
 		"origin-validation":        skip("over Streamable HTTP only"),
 		"protocol-version-header":  skip("over Streamable HTTP only"),
 		"server-session-lifecycle": skip("over Streamable HTTP only"),
+		"header-validation":        skip("over Streamable HTTP only"),
+		"sse-polling":              skip("over Streamable HTTP only"),
 	})
 }
 
@@ -225,6 +229,8 @@ func TestRunBrokenServer(t *testing.T) {
 		"origin-validation":        fail("was answered HTTP 200"),
 		"protocol-version-header":  fail("was answered HTTP 200, not 400"),
 		"server-session-lifecycle": fail("unknown session: HTTP 200 (want 404)"),
+		"header-validation":        {"skip", "this session is of the legacy era"},
+		"sse-polling":              {"skip", "answered with one JSON body, not an SSE stream"},
 		"protocol-lint":            fail("mcp.schema"),
 	})
 	if ex := by["unknown-method"].Exchanges; len(ex) != 1 || ex[0].Response == nil || ex[0].Response.FrameID == 0 || !strings.Contains(ex[0].Response.Body, `"code":-32600`) {
@@ -239,4 +245,115 @@ func TestRunBrokenServer(t *testing.T) {
 	if !found {
 		t.Errorf("protocol-lint findings hold no mcp.schema of tools/list: %+v", by["protocol-lint"].Findings)
 	}
+}
+
+// reconnectionServer is an official Go SDK server over Streamable HTTP
+// with the conformance suite's test_reconnection tool, which closes the
+// SSE stream of its call (asking for a retry in 50 ms) before it answers.
+// With resumable, it keeps its events, so the client resumes the stream
+// with Last-Event-ID and gets the answer; without, the answer is lost.
+func reconnectionServer(t *testing.T, resumable bool) string {
+	t.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "reconnection", Version: "1.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "test_reconnection", Description: "closes its stream before it answers"},
+		func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			if req.Extra != nil && req.Extra.CloseSSEStream != nil {
+				req.Extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 50 * time.Millisecond})
+			}
+			time.Sleep(100 * time.Millisecond)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "reconnected"}}}, nil, nil
+		})
+	o := &mcp.StreamableHTTPOptions{CrossOriginProtection: http.NewCrossOriginProtection()}
+	if resumable {
+		o.EventStore = mcp.NewMemoryEventStore(nil)
+	}
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, o))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestRunSSEPolling: a server that closes a call's stream early and
+// keeps its events passes sse-polling, its priming event, retry and the
+// client's resumption named; one that closes the stream and cannot
+// resume it fails, the response being lost.
+func TestRunSSEPolling(t *testing.T) {
+	t.Run("resumable", func(t *testing.T) {
+		_, by := mustCheck(t, backend.Server{Name: "resumable", Transport: backend.TransportHTTP, URL: reconnectionServer(t, true)})
+		r := by["sse-polling"]
+		for _, want := range []string{"tools/call test_reconnection", "priming event id", "retry 50ms",
+			"the server closed the stream before the response, and it came after the client resumed with Last-Event-ID (1 time)"} {
+			if r.Verdict != check.Pass || !strings.Contains(r.Reason, want) {
+				t.Errorf("sse-polling: %s %q, want pass with %q", r.Verdict, r.Reason, want)
+			}
+		}
+		if len(r.Exchanges) != 1 || r.Exchanges[0].Response == nil || !strings.Contains(r.Exchanges[0].Response.Body, "reconnected") {
+			t.Errorf("sse-polling evidence: %+v", r.Exchanges)
+		}
+	})
+	t.Run("not resumable", func(t *testing.T) {
+		_, by := mustCheck(t, backend.Server{Name: "lossy", Transport: backend.TransportHTTP, URL: reconnectionServer(t, false)})
+		if r := by["sse-polling"]; r.Verdict != check.Fail || !strings.Contains(r.Reason, "tools/call test_reconnection: no answer") {
+			t.Errorf("sse-polling: %s %q, want fail with no answer", r.Verdict, r.Reason)
+		}
+	})
+}
+
+// TestRunHeaderValidation: in the modern era, the official Go SDK's
+// server refuses every request whose Mcp-Method or Mcp-Name disagrees
+// with its body and passes; a server that reads only the body fails,
+// each request it took named.
+func TestRunHeaderValidation(t *testing.T) {
+	t.Run("sdk", func(t *testing.T) {
+		s := sdkServer()
+		ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+			&mcp.StreamableHTTPOptions{Stateless: true, CrossOriginProtection: http.NewCrossOriginProtection()}))
+		t.Cleanup(ts.Close)
+		rep, by := mustCheck(t, backend.Server{Name: "sdk modern", Transport: backend.TransportHTTP, URL: ts.URL, Era: backend.EraModern})
+		if rep.Era != "modern" {
+			t.Fatalf("report era %q, want modern", rep.Era)
+		}
+		r := by["header-validation"]
+		if r.Verdict != check.Pass || !strings.Contains(r.Reason, "5 mismatched requests refused with HTTP 400, those whose headers agree accepted") {
+			t.Errorf("header-validation: %s %q", r.Verdict, r.Reason)
+		}
+		if len(r.Exchanges) != 7 || r.Exchanges[1].HTTPStatus != http.StatusBadRequest || r.Exchanges[0].HTTPStatus != http.StatusOK {
+			t.Errorf("header-validation evidence: %+v", r.Exchanges)
+		}
+		if r := by["sse-polling"]; r.Verdict != check.Skip || !strings.Contains(r.Reason, "2026-07-28") {
+			t.Errorf("sse-polling: %s %q, want skip in the modern era", r.Verdict, r.Reason)
+		}
+	})
+	t.Run("body only", func(t *testing.T) {
+		s := sdkServer()
+		sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+			&mcp.StreamableHTTPOptions{Stateless: true, CrossOriginProtection: http.NewCrossOriginProtection()})
+		// The SDK's server behind a proxy that makes every request's
+		// standard headers agree with its body: a server that reads the
+		// body alone.
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			var m struct {
+				Method string `json:"method"`
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method != "" {
+				r.Header.Set("Mcp-Method", m.Method)
+				if m.Params.Name != "" {
+					r.Header.Set("Mcp-Name", m.Params.Name)
+				}
+			}
+			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			sdk.ServeHTTP(w, r)
+		}))
+		t.Cleanup(ts.Close)
+		_, by := mustCheck(t, backend.Server{Name: "body only", Transport: backend.TransportHTTP, URL: ts.URL, Era: backend.EraModern})
+		r := by["header-validation"]
+		for _, want := range []string{"tools/list with Mcp-Method: prompts/list: HTTP 200 (want 400)", "tools/call without Mcp-Name: HTTP 400 with error -32602, as when the headers agree: the header was not checked"} {
+			if r.Verdict != check.Fail || !strings.Contains(r.Reason, want) {
+				t.Errorf("header-validation: %s %q, want fail with %q", r.Verdict, r.Reason, want)
+			}
+		}
+	})
 }

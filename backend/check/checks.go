@@ -40,6 +40,8 @@ var checks = []checkDef{
 	{"dns-rebinding-protection", "a request with a foreign Host and Origin is refused (4xx), a local one accepted", "dns-rebinding-protection", checkDNSRebinding},
 	{"origin-validation", "a request with a foreign Origin is refused (403)", "", checkOrigin},
 	{"protocol-version-header", "a request with an unsupported MCP-Protocol-Version is answered 400", "", checkVersionHeader},
+	{"header-validation", "a request whose Mcp-Method or Mcp-Name header is missing or disagrees with its body is answered 400", "http-header-validation", checkHeaderValidation},
+	{"sse-polling", "a reply stream the server closes early is resumed with Last-Event-ID and brings the response", "server-sse-polling", checkSSEPolling},
 	{"server-session-lifecycle", "an unknown or ended Mcp-Session-Id is answered 404; DELETE ends a session", "server-session-lifecycle", checkSessionLifecycle},
 }
 

@@ -16,6 +16,7 @@ import (
 // what the lists found, which later checks use.
 type runner struct {
 	c       *mcpclient.Client
+	frames  Frames // the recording, nil when there is none
 	timeout time.Duration
 	caps    map[string]json.RawMessage // the server's capabilities, by name
 	modern  bool
@@ -26,8 +27,8 @@ type runner struct {
 	templates []string // URI templates
 }
 
-func newRunner(c *mcpclient.Client, timeout time.Duration) *runner {
-	r := &runner{c: c, timeout: timeout, modern: c.Era() == mcpclient.EraModern}
+func newRunner(c *mcpclient.Client, frames Frames, timeout time.Duration) *runner {
+	r := &runner{c: c, frames: frames, timeout: timeout, modern: c.Era() == mcpclient.EraModern}
 	raw := c.InitializeResult().Capabilities
 	if d := c.Discovery(); r.modern && d != nil {
 		raw = d.Capabilities
