@@ -30,7 +30,9 @@ func TestBrowserURLMoveTellsWhatStayedBehind(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`[data-testid="oauth-settings"] input[name="client_id"]`), "svc"),
 		chromedp.SetValue(chromedp.CSS(`[data-testid="oauth-settings"] input[name="client_secret"]`), "browser-secret-51c7"),
 		chromedp.Click(chromedp.CSS(`[data-testid="oauth-settings-save"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-mode"]`)))
+		// The card shows a mode before the save too; only the saved mode
+		// names a client ID.
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="oauth-mode"] dd.mono`)))
 	p.do("connect", "main",
 		chromedp.Click(chromedp.CSS(`[data-testid="connect"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="traffic-panel"]`)))
